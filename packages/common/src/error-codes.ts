@@ -1,0 +1,94 @@
+/**
+ * Kafka protocol error codes (Errors.java, Kafka 2.4), one table with retriability.
+ * Every layer of gregor reports failures through these codes so clients see what Kafka would send.
+ */
+export const ErrorCode = {
+  UNKNOWN_SERVER_ERROR: -1,
+  NONE: 0,
+  OFFSET_OUT_OF_RANGE: 1,
+  CORRUPT_MESSAGE: 2,
+  UNKNOWN_TOPIC_OR_PARTITION: 3,
+  INVALID_FETCH_SIZE: 4,
+  LEADER_NOT_AVAILABLE: 5,
+  NOT_LEADER_FOR_PARTITION: 6,
+  REQUEST_TIMED_OUT: 7,
+  BROKER_NOT_AVAILABLE: 8,
+  REPLICA_NOT_AVAILABLE: 9,
+  MESSAGE_TOO_LARGE: 10,
+  STALE_CONTROLLER_EPOCH: 11,
+  OFFSET_METADATA_TOO_LARGE: 12,
+  NETWORK_EXCEPTION: 13,
+  COORDINATOR_LOAD_IN_PROGRESS: 14,
+  COORDINATOR_NOT_AVAILABLE: 15,
+  NOT_COORDINATOR: 16,
+  INVALID_TOPIC_EXCEPTION: 17,
+  RECORD_LIST_TOO_LARGE: 18,
+  NOT_ENOUGH_REPLICAS: 19,
+  NOT_ENOUGH_REPLICAS_AFTER_APPEND: 20,
+  INVALID_REQUIRED_ACKS: 21,
+  ILLEGAL_GENERATION: 22,
+  INCONSISTENT_GROUP_PROTOCOL: 23,
+  INVALID_GROUP_ID: 24,
+  UNKNOWN_MEMBER_ID: 25,
+  INVALID_SESSION_TIMEOUT: 26,
+  REBALANCE_IN_PROGRESS: 27,
+  INVALID_COMMIT_OFFSET_SIZE: 28,
+  INVALID_TIMESTAMP: 32,
+  UNSUPPORTED_VERSION: 35,
+  TOPIC_ALREADY_EXISTS: 36,
+  INVALID_PARTITIONS: 37,
+  INVALID_REPLICATION_FACTOR: 38,
+  INVALID_REPLICA_ASSIGNMENT: 39,
+  INVALID_CONFIG: 40,
+  NOT_CONTROLLER: 41,
+  INVALID_REQUEST: 42,
+  UNSUPPORTED_FOR_MESSAGE_FORMAT: 43,
+  KAFKA_STORAGE_ERROR: 56,
+  NON_EMPTY_GROUP: 68,
+  GROUP_ID_NOT_FOUND: 69,
+  TOPIC_DELETION_DISABLED: 73,
+  FENCED_LEADER_EPOCH: 74,
+  UNKNOWN_LEADER_EPOCH: 75,
+  UNSUPPORTED_COMPRESSION_TYPE: 76,
+  STALE_BROKER_EPOCH: 77,
+  OFFSET_NOT_AVAILABLE: 78,
+  MEMBER_ID_REQUIRED: 79,
+  GROUP_MAX_SIZE_REACHED: 81,
+  FENCED_INSTANCE_ID: 82,
+} as const;
+
+export type ErrorCodeName = keyof typeof ErrorCode;
+export type ErrorCodeValue = (typeof ErrorCode)[ErrorCodeName];
+
+/** Codes a client may retry after refreshing metadata or waiting (Kafka's RetriableException subclasses). */
+const RETRIABLE = new Set<number>([
+  ErrorCode.CORRUPT_MESSAGE,
+  ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+  ErrorCode.LEADER_NOT_AVAILABLE,
+  ErrorCode.NOT_LEADER_FOR_PARTITION,
+  ErrorCode.REQUEST_TIMED_OUT,
+  ErrorCode.NETWORK_EXCEPTION,
+  ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+  ErrorCode.COORDINATOR_NOT_AVAILABLE,
+  ErrorCode.NOT_COORDINATOR,
+  ErrorCode.NOT_ENOUGH_REPLICAS,
+  ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+  ErrorCode.NOT_CONTROLLER,
+  ErrorCode.KAFKA_STORAGE_ERROR,
+  ErrorCode.FENCED_LEADER_EPOCH,
+  ErrorCode.UNKNOWN_LEADER_EPOCH,
+  ErrorCode.OFFSET_NOT_AVAILABLE,
+  ErrorCode.REBALANCE_IN_PROGRESS,
+]);
+
+const NAMES = new Map<number, ErrorCodeName>(
+  (Object.entries(ErrorCode) as [ErrorCodeName, number][]).map(([name, code]) => [code, name]),
+);
+
+export function errorName(code: number): string {
+  return NAMES.get(code) ?? `ERROR_${code}`;
+}
+
+export function isRetriable(code: number): boolean {
+  return RETRIABLE.has(code);
+}

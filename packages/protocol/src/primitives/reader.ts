@@ -1,0 +1,225 @@
+import { CorruptDataError } from '@gregor/common';
+
+/**
+ * Bounds-checked big-endian reader for Kafka's wire types. Every read past the end throws
+ * CorruptDataError, so a malformed frame can never crash the broker or read stray memory.
+ * Byte fields are returned as views into the source buffer (no copy).
+ */
+export class Reader {
+  readonly buf: Buffer;
+  #pos: number;
+  readonly #end: number;
+
+  constructor(buf: Buffer, start = 0, end = buf.length) {
+    this.buf = buf;
+    this.#pos = start;
+    this.#end = end;
+  }
+
+  get position(): number {
+    return this.#pos;
+  }
+
+  get remaining(): number {
+    return this.#end - this.#pos;
+  }
+
+  #need(n: number, what: string): void {
+    if (n < 0 || this.#pos + n > this.#end) {
+      throw new CorruptDataError(`truncated data: ${what} needs ${n} bytes at ${this.#pos}, ${this.#end - this.#pos} left`);
+    }
+  }
+
+  int8(): number {
+    this.#need(1, 'int8');
+    return this.buf.readInt8(this.#pos++);
+  }
+
+  uint8(): number {
+    this.#need(1, 'uint8');
+    return this.buf[this.#pos++]!;
+  }
+
+  bool(): boolean {
+    return this.uint8() !== 0;
+  }
+
+  int16(): number {
+    this.#need(2, 'int16');
+    const v = this.buf.readInt16BE(this.#pos);
+    this.#pos += 2;
+    return v;
+  }
+
+  int32(): number {
+    this.#need(4, 'int32');
+    const v = this.buf.readInt32BE(this.#pos);
+    this.#pos += 4;
+    return v;
+  }
+
+  uint32(): number {
+    this.#need(4, 'uint32');
+    const v = this.buf.readUInt32BE(this.#pos);
+    this.#pos += 4;
+    return v;
+  }
+
+  /** i64 as a JS number: offsets and timestamps stay far below 2^53. */
+  int64(): number {
+    this.#need(8, 'int64');
+    const v = this.buf.readBigInt64BE(this.#pos);
+    this.#pos += 8;
+    return Number(v);
+  }
+
+  int64Big(): bigint {
+    this.#need(8, 'int64');
+    const v = this.buf.readBigInt64BE(this.#pos);
+    this.#pos += 8;
+    return v;
+  }
+
+  uvarint(): number {
+    let result = 0;
+    let shift = 0;
+    for (let i = 0; i < 5; i++) {
+      this.#need(1, 'varint');
+      const b = this.buf[this.#pos++]!;
+      result |= (b & 0x7f) << shift;
+      if ((b & 0x80) === 0) return result >>> 0;
+      shift += 7;
+    }
+    throw new CorruptDataError('varint longer than 5 bytes');
+  }
+
+  varint(): number {
+    const z = this.uvarint();
+    return (z >>> 1) ^ -(z & 1);
+  }
+
+  varlong(): number {
+    let z = 0n;
+    let shift = 0n;
+    for (let i = 0; i < 10; i++) {
+      this.#need(1, 'varlong');
+      const b = this.buf[this.#pos++]!;
+      z |= BigInt(b & 0x7f) << shift;
+      if ((b & 0x80) === 0) return Number((z >> 1n) ^ -(z & 1n));
+      shift += 7n;
+    }
+    throw new CorruptDataError('varlong longer than 10 bytes');
+  }
+
+  raw(n: number): Buffer {
+    this.#need(n, 'bytes');
+    const v = this.buf.subarray(this.#pos, this.#pos + n);
+    this.#pos += n;
+    return v;
+  }
+
+  skip(n: number): void {
+    this.#need(n, 'skip');
+    this.#pos += n;
+  }
+
+  string(): string {
+    const len = this.int16();
+    if (len < 0) throw new CorruptDataError('null where a string is required');
+    return this.raw(len).toString('utf8');
+  }
+
+  nullableString(): string | null {
+    const len = this.int16();
+    if (len < 0) return null;
+    return this.raw(len).toString('utf8');
+  }
+
+  compactString(): string {
+    const len = this.uvarint() - 1;
+    if (len < 0) throw new CorruptDataError('null where a compact string is required');
+    return this.raw(len).toString('utf8');
+  }
+
+  compactNullableString(): string | null {
+    const len = this.uvarint() - 1;
+    if (len < 0) return null;
+    return this.raw(len).toString('utf8');
+  }
+
+  bytes(): Buffer {
+    const len = this.int32();
+    if (len < 0) throw new CorruptDataError('null where bytes are required');
+    return this.raw(len);
+  }
+
+  nullableBytes(): Buffer | null {
+    const len = this.int32();
+    if (len < 0) return null;
+    return this.raw(len);
+  }
+
+  compactBytes(): Buffer {
+    const len = this.uvarint() - 1;
+    if (len < 0) throw new CorruptDataError('null where compact bytes are required');
+    return this.raw(len);
+  }
+
+  compactNullableBytes(): Buffer | null {
+    const len = this.uvarint() - 1;
+    if (len < 0) return null;
+    return this.raw(len);
+  }
+
+  #count(n: number, minItemBytes: number): number {
+    // A hostile count cannot make us allocate: each item needs at least minItemBytes.
+    if (n * minItemBytes > this.remaining) throw new CorruptDataError(`array count ${n} exceeds the remaining ${this.remaining} bytes`);
+    return n;
+  }
+
+  array<T>(readItem: (r: this) => T, minItemBytes = 1): T[] {
+    const n = this.int32();
+    if (n < 0) throw new CorruptDataError('null where an array is required');
+    this.#count(n, minItemBytes);
+    const out: T[] = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = readItem(this);
+    return out;
+  }
+
+  nullableArray<T>(readItem: (r: this) => T, minItemBytes = 1): T[] | null {
+    const n = this.int32();
+    if (n < 0) return null;
+    this.#count(n, minItemBytes);
+    const out: T[] = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = readItem(this);
+    return out;
+  }
+
+  compactArray<T>(readItem: (r: this) => T, minItemBytes = 1): T[] {
+    const n = this.uvarint() - 1;
+    if (n < 0) throw new CorruptDataError('null where a compact array is required');
+    this.#count(n, minItemBytes);
+    const out: T[] = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = readItem(this);
+    return out;
+  }
+
+  compactNullableArray<T>(readItem: (r: this) => T, minItemBytes = 1): T[] | null {
+    const n = this.uvarint() - 1;
+    if (n < 0) return null;
+    this.#count(n, minItemBytes);
+    const out: T[] = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = readItem(this);
+    return out;
+  }
+
+  /** Reads and discards a tagged-field section (gregor understands no tags yet). */
+  skipTaggedFields(): void {
+    const count = this.uvarint();
+    this.#count(count, 2);
+    for (let i = 0; i < count; i++) {
+      this.uvarint();
+      this.skip(this.uvarint());
+    }
+  }
+}
