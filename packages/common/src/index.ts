@@ -9,3 +9,4 @@ export {
 } from './errors.js';
 export { createLogger, silentLogger, type Logger } from './logger.js';
 export { sleep, withTimeout, backoffMs, deferred, type Deferred } from './async.js';
+export { topicNameProblem, validateTopicName, MAX_TOPIC_NAME_LENGTH, INTERNAL_TOPICS } from './topic-name.js';

@@ -1,0 +1,289 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '@gregor/common';
+import { atLeast, between, oneOf, parseValue, type ConfigKey, type ConfigValue } from './config-def.js';
+import { parseProperties } from './properties.js';
+
+const HOUR = 3_600_000;
+
+/**
+ * Every broker setting gregor understands, with Kafka's names and defaults (Kafka 2.5+ unless noted).
+ * `compat: true` settings appear in Kafka's stock server.properties; they are accepted so that file
+ * works unchanged, and have no effect in gregor (documented in docs/configuration.md).
+ */
+const KEYS: (ConfigKey & { compat?: boolean })[] = [
+  { name: 'broker.id', type: 'int', doc: 'Unique id of this broker.', validate: atLeast(0) as never },
+  { name: 'listeners', type: 'list', default: ['PLAINTEXT://:9092'], doc: 'Listeners to bind, NAME://host:port.' },
+  { name: 'advertised.listeners', type: 'list', default: null, doc: 'Listeners published in ZooKeeper for clients; defaults to listeners.' },
+  { name: 'listener.security.protocol.map', type: 'list', default: ['PLAINTEXT:PLAINTEXT'], doc: 'Listener name to security protocol (only PLAINTEXT is supported).' },
+  { name: 'inter.broker.listener.name', type: 'string', default: null, doc: 'Listener that brokers and the controller use to talk to each other; default: the first one.' },
+  { name: 'log.dirs', type: 'list', default: null, doc: 'Directories holding partition logs.' },
+  { name: 'log.dir', type: 'string', default: '/tmp/kafka-logs', doc: 'Log directory used when log.dirs is not set.' },
+  { name: 'zookeeper.connect', type: 'string', doc: 'ZooKeeper connect string host:port[,host:port...][/chroot].' },
+  { name: 'zookeeper.session.timeout.ms', type: 'int', default: 18000, doc: 'ZooKeeper session timeout.', validate: atLeast(1000) as never },
+  { name: 'zookeeper.connection.timeout.ms', type: 'int', default: null, doc: 'Max wait for a ZooKeeper connection; defaults to the session timeout.' },
+  { name: 'broker.rack', type: 'string', default: null, doc: 'Rack of this broker.' },
+  { name: 'num.partitions', type: 'int', default: 1, doc: 'Partitions of auto-created topics.', validate: atLeast(1) as never },
+  { name: 'default.replication.factor', type: 'int', default: 1, doc: 'Replication factor of auto-created topics.', validate: atLeast(1) as never },
+  { name: 'auto.create.topics.enable', type: 'boolean', default: true, doc: 'Create a topic when a client asks for metadata of an unknown one.' },
+  { name: 'delete.topic.enable', type: 'boolean', default: true, doc: 'Allow topic deletion.' },
+  { name: 'min.insync.replicas', type: 'int', default: 1, doc: 'Minimum ISR size for acks=all writes.', validate: atLeast(1) as never },
+  { name: 'unclean.leader.election.enable', type: 'boolean', default: false, doc: 'Allow a replica outside the ISR to become leader (may lose data).' },
+  { name: 'replica.lag.time.max.ms', type: 'long', default: 30000, doc: 'A follower not caught up for this long leaves the ISR.', validate: atLeast(1) as never },
+  { name: 'replica.fetch.max.bytes', type: 'int', default: 1048576, doc: 'Bytes per partition a follower fetches.' },
+  { name: 'replica.fetch.wait.max.ms', type: 'int', default: 500, doc: 'Max wait of a follower fetch.' },
+  { name: 'replica.fetch.min.bytes', type: 'int', default: 1, doc: 'Min bytes of a follower fetch.' },
+  { name: 'replica.fetch.backoff.ms', type: 'int', default: 1000, doc: 'Backoff after a failed follower fetch.' },
+  { name: 'replica.high.watermark.checkpoint.interval.ms', type: 'long', default: 5000, doc: 'How often high watermarks are written to disk.' },
+  { name: 'controlled.shutdown.enable', type: 'boolean', default: true, doc: 'Move leadership away before stopping.' },
+  { name: 'controlled.shutdown.max.retries', type: 'int', default: 3, doc: 'Attempts of controlled shutdown.' },
+  { name: 'controlled.shutdown.retry.backoff.ms', type: 'long', default: 5000, doc: 'Backoff between controlled shutdown attempts.' },
+  { name: 'auto.leader.rebalance.enable', type: 'boolean', default: true, doc: 'Move leadership back to preferred replicas periodically.' },
+  { name: 'leader.imbalance.check.interval.seconds', type: 'long', default: 300, doc: 'Interval of the leader imbalance check.' },
+  { name: 'leader.imbalance.per.broker.percentage', type: 'int', default: 10, doc: 'Allowed leader imbalance per broker.' },
+  { name: 'controller.socket.timeout.ms', type: 'int', default: 30000, doc: 'Timeout of controller-to-broker requests.' },
+  { name: 'offsets.topic.replication.factor', type: 'int', default: 3, doc: 'Replication factor of __consumer_offsets.', validate: atLeast(1) as never },
+  { name: 'offsets.topic.num.partitions', type: 'int', default: 50, doc: 'Partitions of __consumer_offsets.', validate: atLeast(1) as never },
+  { name: 'group.initial.rebalance.delay.ms', type: 'int', default: 3000, doc: 'Delay of the first rebalance of an empty group.' },
+  { name: 'message.max.bytes', type: 'int', default: 1048588, doc: 'Largest record batch accepted.', validate: atLeast(0) as never },
+  { name: 'socket.request.max.bytes', type: 'int', default: 104857600, doc: 'Largest request frame; a larger one closes the connection.', validate: atLeast(1) as never },
+  { name: 'log.segment.bytes', type: 'int', default: 1073741824, doc: 'Segment size before a roll.', validate: atLeast(14) as never },
+  { name: 'log.index.interval.bytes', type: 'int', default: 4096, doc: 'Bytes between offset index entries.', validate: atLeast(0) as never },
+  { name: 'log.index.size.max.bytes', type: 'int', default: 10485760, doc: 'Max size of an offset index.', validate: atLeast(4) as never },
+  { name: 'log.retention.hours', type: 'int', default: 168, doc: 'Retention time in hours.' },
+  { name: 'log.retention.minutes', type: 'int', default: null, doc: 'Retention time in minutes (overrides hours).' },
+  { name: 'log.retention.ms', type: 'long', default: null, doc: 'Retention time in ms (overrides minutes); -1 = forever.' },
+  { name: 'log.retention.bytes', type: 'long', default: -1, doc: 'Max partition size before old segments are deleted; -1 = no limit.' },
+  { name: 'log.retention.check.interval.ms', type: 'long', default: 300000, doc: 'How often retention runs.', validate: atLeast(1) as never },
+  { name: 'log.roll.hours', type: 'int', default: 168, doc: 'Max segment age before a roll, in hours.' },
+  { name: 'log.roll.ms', type: 'long', default: null, doc: 'Max segment age before a roll (overrides hours).' },
+  { name: 'log.segment.delete.delay.ms', type: 'long', default: 60000, doc: 'Delay before deleted segment files are removed.' },
+  { name: 'log.flush.offset.checkpoint.interval.ms', type: 'int', default: 60000, doc: 'How often recovery points are written.' },
+  { name: 'log.cleanup.policy', type: 'list', default: ['delete'], doc: 'delete or compact.' },
+  { name: 'http.host', type: 'string', default: '127.0.0.1', doc: 'gregor: address of the HTTP admin server.' },
+  { name: 'http.port', type: 'int', default: 8081, doc: 'gregor: port of the HTTP admin server; -1 disables it.', validate: between(-1, 65535) as never },
+  // Accepted for compatibility with Kafka's stock server.properties; no effect in gregor.
+  ...[
+    'num.network.threads', 'num.io.threads', 'socket.send.buffer.bytes', 'socket.receive.buffer.bytes',
+    'num.recovery.threads.per.data.dir', 'transaction.state.log.replication.factor', 'transaction.state.log.min.isr',
+    'num.replica.fetchers', 'log.flush.interval.messages', 'log.flush.interval.ms', 'queued.max.requests',
+    'background.threads', 'compression.type', 'zookeeper.set.acl', 'log.message.format.version',
+    'inter.broker.protocol.version', 'group.min.session.timeout.ms', 'group.max.session.timeout.ms',
+  ].map((name) => ({ name, type: 'string' as const, default: null, doc: 'Accepted for compatibility; no effect.', compat: true })),
+];
+
+const BY_NAME = new Map(KEYS.map((k) => [k.name, k]));
+
+export function knownConfigNames(): string[] {
+  return KEYS.map((k) => k.name);
+}
+
+export interface Endpoint {
+  listenerName: string;
+  host: string;
+  port: number;
+}
+
+/** The validated, typed broker configuration. */
+export interface BrokerConfig {
+  brokerId: number;
+  listeners: Endpoint[];
+  advertisedListeners: Endpoint[];
+  interBrokerListenerName: string;
+  logDirs: string[];
+  zookeeperConnect: string;
+  zookeeperSessionTimeoutMs: number;
+  zookeeperConnectionTimeoutMs: number;
+  rack: string | null;
+  numPartitions: number;
+  defaultReplicationFactor: number;
+  autoCreateTopicsEnable: boolean;
+  deleteTopicEnable: boolean;
+  minInsyncReplicas: number;
+  uncleanLeaderElectionEnable: boolean;
+  replicaLagTimeMaxMs: number;
+  replicaFetchMaxBytes: number;
+  replicaFetchWaitMaxMs: number;
+  replicaFetchMinBytes: number;
+  replicaFetchBackoffMs: number;
+  replicaHighWatermarkCheckpointIntervalMs: number;
+  controlledShutdownEnable: boolean;
+  controlledShutdownMaxRetries: number;
+  controlledShutdownRetryBackoffMs: number;
+  autoLeaderRebalanceEnable: boolean;
+  leaderImbalanceCheckIntervalSeconds: number;
+  leaderImbalancePerBrokerPercentage: number;
+  controllerSocketTimeoutMs: number;
+  offsetsTopicReplicationFactor: number;
+  offsetsTopicNumPartitions: number;
+  groupInitialRebalanceDelayMs: number;
+  messageMaxBytes: number;
+  socketRequestMaxBytes: number;
+  logSegmentBytes: number;
+  logIndexIntervalBytes: number;
+  logIndexSizeMaxBytes: number;
+  logRetentionMs: number;
+  logRetentionBytes: number;
+  logRetentionCheckIntervalMs: number;
+  logRollMs: number;
+  logSegmentDeleteDelayMs: number;
+  logFlushOffsetCheckpointIntervalMs: number;
+  logCleanupPolicy: string[];
+  httpHost: string;
+  httpPort: number;
+  /** Every setting as given (strings), for describe-configs and logs. */
+  originals: Record<string, string>;
+}
+
+/** Parses `NAME://host:port`; an empty host means all interfaces. */
+export function parseEndpoint(s: string): Endpoint {
+  const m = /^([A-Za-z0-9_]+):\/\/(\[[^\]]*\]|[^:]*):(\d+)$/.exec(s.trim());
+  if (!m) throw new ConfigError(`Invalid listener "${s}": expected NAME://host:port`);
+  const port = Number(m[3]);
+  if (port > 65535) throw new ConfigError(`Invalid listener "${s}": port out of range`);
+  return { listenerName: m[1]!.toUpperCase(), host: m[2]!.replace(/^\[|\]$/g, ''), port };
+}
+
+/**
+ * Builds the configuration from settings in precedence order: later sources override earlier ones
+ * (properties file < environment < command-line overrides). Unknown names and bad values throw ConfigError.
+ */
+export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConfig {
+  const raw = new Map<string, string>();
+  for (const src of sources) for (const [k, v] of src) raw.set(k, v);
+  const unknown = [...raw.keys()].filter((k) => !BY_NAME.has(k));
+  if (unknown.length > 0) throw new ConfigError(`Unknown configuration ${unknown.map((k) => `"${k}"`).join(', ')}`);
+
+  const values = new Map<string, ConfigValue>();
+  for (const key of KEYS) {
+    const given = raw.get(key.name);
+    let value: ConfigValue;
+    if (given !== undefined) value = parseValue(key, given);
+    else if (key.default === undefined) throw new ConfigError(`Missing required configuration "${key.name}"`);
+    else value = key.default;
+    if (value !== null && key.validate) {
+      const problem = (key.validate as (v: ConfigValue) => string | undefined)(value);
+      if (problem) throw new ConfigError(`Invalid value ${JSON.stringify(given ?? value)} for configuration ${key.name}: ${problem}`);
+    }
+    values.set(key.name, value);
+  }
+  const get = <T extends ConfigValue>(name: string) => values.get(name) as T;
+
+  const listeners = get<string[]>('listeners').map(parseEndpoint);
+  if (listeners.length === 0) throw new ConfigError('listeners must name at least one listener');
+  const names = new Set<string>();
+  for (const l of listeners) {
+    if (names.has(l.listenerName)) throw new ConfigError(`Listener name ${l.listenerName} is used twice in listeners`);
+    names.add(l.listenerName);
+  }
+  const advertised = (get<string[] | null>('advertised.listeners') ?? get<string[]>('listeners')).map(parseEndpoint);
+  for (const a of advertised) {
+    if (!names.has(a.listenerName)) throw new ConfigError(`advertised.listeners names ${a.listenerName}, which is not in listeners`);
+    // Kafka advertises the canonical host name for an empty host; on one machine 127.0.0.1 is what clients reach.
+    if (a.host === '' || a.host === '0.0.0.0') a.host = '127.0.0.1';
+  }
+  const interBroker = get<string | null>('inter.broker.listener.name')?.toUpperCase() ?? listeners[0]!.listenerName;
+  if (!names.has(interBroker)) throw new ConfigError(`inter.broker.listener.name ${interBroker} is not in listeners`);
+  for (const entry of get<string[]>('listener.security.protocol.map')) {
+    const [, protocol] = entry.split(':');
+    if (protocol !== 'PLAINTEXT') throw new ConfigError(`listener.security.protocol.map: only PLAINTEXT is supported, got "${entry}"`);
+  }
+
+  const logDirs = get<string[] | null>('log.dirs') ?? [get<string>('log.dir')];
+  if (logDirs.length === 0) throw new ConfigError('log.dirs must name at least one directory');
+
+  const retentionMs =
+    get<number | null>('log.retention.ms') ??
+    (get<number | null>('log.retention.minutes') !== null ? get<number>('log.retention.minutes') * 60_000 : get<number>('log.retention.hours') * HOUR);
+  const sessionTimeout = get<number>('zookeeper.session.timeout.ms');
+  const cleanup = get<string[]>('log.cleanup.policy');
+  for (const p of cleanup) {
+    const problem = oneOf('delete', 'compact')(p);
+    if (problem) throw new ConfigError(`Invalid value "${p}" for configuration log.cleanup.policy: ${problem}`);
+  }
+
+  return {
+    brokerId: get('broker.id'),
+    listeners,
+    advertisedListeners: advertised,
+    interBrokerListenerName: interBroker,
+    logDirs,
+    zookeeperConnect: get('zookeeper.connect'),
+    zookeeperSessionTimeoutMs: sessionTimeout,
+    zookeeperConnectionTimeoutMs: get<number | null>('zookeeper.connection.timeout.ms') ?? sessionTimeout,
+    rack: get('broker.rack'),
+    numPartitions: get('num.partitions'),
+    defaultReplicationFactor: get('default.replication.factor'),
+    autoCreateTopicsEnable: get('auto.create.topics.enable'),
+    deleteTopicEnable: get('delete.topic.enable'),
+    minInsyncReplicas: get('min.insync.replicas'),
+    uncleanLeaderElectionEnable: get('unclean.leader.election.enable'),
+    replicaLagTimeMaxMs: get('replica.lag.time.max.ms'),
+    replicaFetchMaxBytes: get('replica.fetch.max.bytes'),
+    replicaFetchWaitMaxMs: get('replica.fetch.wait.max.ms'),
+    replicaFetchMinBytes: get('replica.fetch.min.bytes'),
+    replicaFetchBackoffMs: get('replica.fetch.backoff.ms'),
+    replicaHighWatermarkCheckpointIntervalMs: get('replica.high.watermark.checkpoint.interval.ms'),
+    controlledShutdownEnable: get('controlled.shutdown.enable'),
+    controlledShutdownMaxRetries: get('controlled.shutdown.max.retries'),
+    controlledShutdownRetryBackoffMs: get('controlled.shutdown.retry.backoff.ms'),
+    autoLeaderRebalanceEnable: get('auto.leader.rebalance.enable'),
+    leaderImbalanceCheckIntervalSeconds: get('leader.imbalance.check.interval.seconds'),
+    leaderImbalancePerBrokerPercentage: get('leader.imbalance.per.broker.percentage'),
+    controllerSocketTimeoutMs: get('controller.socket.timeout.ms'),
+    offsetsTopicReplicationFactor: get('offsets.topic.replication.factor'),
+    offsetsTopicNumPartitions: get('offsets.topic.num.partitions'),
+    groupInitialRebalanceDelayMs: get('group.initial.rebalance.delay.ms'),
+    messageMaxBytes: get('message.max.bytes'),
+    socketRequestMaxBytes: get('socket.request.max.bytes'),
+    logSegmentBytes: get('log.segment.bytes'),
+    logIndexIntervalBytes: get('log.index.interval.bytes'),
+    logIndexSizeMaxBytes: get('log.index.size.max.bytes'),
+    logRetentionMs: retentionMs,
+    logRetentionBytes: get('log.retention.bytes'),
+    logRetentionCheckIntervalMs: get('log.retention.check.interval.ms'),
+    logRollMs: get<number | null>('log.roll.ms') ?? get<number>('log.roll.hours') * HOUR,
+    logSegmentDeleteDelayMs: get('log.segment.delete.delay.ms'),
+    logFlushOffsetCheckpointIntervalMs: get('log.flush.offset.checkpoint.interval.ms'),
+    logCleanupPolicy: cleanup,
+    httpHost: get('http.host'),
+    httpPort: get('http.port'),
+    originals: Object.fromEntries(raw),
+  };
+}
+
+/** Settings from a server.properties file. */
+export function readPropertiesFile(path: string): Map<string, string> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`Cannot read configuration file ${path}: ${(err as Error).message}`);
+  }
+  return parseProperties(text);
+}
+
+/**
+ * Settings from the environment, as Kafka's container images take them: KAFKA_LOG_DIRS -> log.dirs
+ * (prefix KAFKA_, lower case, '_' -> '.'; '__' -> '_' for names with underscores).
+ */
+export function propertiesFromEnv(env: NodeJS.ProcessEnv): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(env)) {
+    if (!k.startsWith('KAFKA_') || v === undefined) continue;
+    if (k === 'KAFKA_OPTS' || k === 'KAFKA_HEAP_OPTS') continue;
+    const name = k.slice(6).toLowerCase().replace(/__/g, '\u0000').replace(/_/g, '.').replace(/\u0000/g, '_');
+    out.set(name, v);
+  }
+  return out;
+}
+
+/** `--override key=value` flags (as kafka-server-start.sh takes them). */
+export function propertiesFromOverrides(overrides: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const o of overrides) {
+    const i = o.indexOf('=');
+    if (i <= 0) throw new ConfigError(`Invalid override "${o}": expected key=value`);
+    out.set(o.slice(0, i).trim(), o.slice(i + 1));
+  }
+  return out;
+}

@@ -1,0 +1,49 @@
+import { ConfigError } from '@gregor/common';
+
+/** One setting: Kafka's name, its type, default and validation. */
+export type ConfigType = 'int' | 'long' | 'boolean' | 'string' | 'list' | 'double';
+
+export interface ConfigKey {
+  readonly name: string;
+  readonly type: ConfigType;
+  /** undefined = required. */
+  readonly default?: string | number | boolean | string[] | null;
+  readonly doc: string;
+  readonly validate?: (value: never) => string | undefined;
+}
+
+export type ConfigValue = string | number | boolean | string[] | null;
+
+export function parseValue(key: ConfigKey, raw: string): ConfigValue {
+  const s = raw.trim();
+  switch (key.type) {
+    case 'int':
+    case 'long': {
+      if (!/^-?\d+$/.test(s)) throw new ConfigError(`Invalid value "${raw}" for configuration ${key.name}: not a number`);
+      const n = Number(s);
+      if (!Number.isSafeInteger(n) || (key.type === 'int' && (n > 2147483647 || n < -2147483648))) {
+        throw new ConfigError(`Invalid value "${raw}" for configuration ${key.name}: out of range`);
+      }
+      return n;
+    }
+    case 'double': {
+      const n = Number(s);
+      if (s === '' || Number.isNaN(n)) throw new ConfigError(`Invalid value "${raw}" for configuration ${key.name}: not a number`);
+      return n;
+    }
+    case 'boolean':
+      if (s.toLowerCase() === 'true') return true;
+      if (s.toLowerCase() === 'false') return false;
+      throw new ConfigError(`Invalid value "${raw}" for configuration ${key.name}: expected true or false`);
+    case 'list':
+      return s === '' ? [] : s.split(',').map((x) => x.trim()).filter((x) => x !== '');
+    case 'string':
+      return s;
+  }
+}
+
+export const atLeast = (min: number) => (v: number) => (v < min ? `must be at least ${min}` : undefined);
+export const between = (min: number, max: number) => (v: number) =>
+  v < min || v > max ? `must be between ${min} and ${max}` : undefined;
+export const oneOf = (...allowed: string[]) => (v: string) =>
+  allowed.includes(v) ? undefined : `must be one of ${allowed.join(', ')}`;
