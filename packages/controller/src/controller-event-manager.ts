@@ -1,0 +1,76 @@
+import type { Logger } from '@gregor/common';
+
+/**
+ * One queue, one loop (Kafka 1.1's ControllerEventManager): ZooKeeper watchers and requests only
+ * enqueue typed events; the loop handles them one at a time, so controller state needs no locks.
+ */
+export interface ControllerEventBase {
+  readonly type: string;
+}
+
+export class ControllerEventManager<E extends ControllerEventBase> {
+  readonly #queue: E[] = [];
+  readonly #handle: (event: E) => Promise<void>;
+  readonly #log: Logger;
+  #wake: (() => void) | null = null;
+  #running = false;
+  #loop: Promise<void> | null = null;
+  /** Time spent per event type, for logs and metrics. */
+  readonly timings = new Map<string, { count: number; totalMs: number }>();
+
+  constructor(handle: (event: E) => Promise<void>, log: Logger) {
+    this.#handle = handle;
+    this.#log = log;
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loop = this.#run();
+  }
+
+  put(event: E): void {
+    if (!this.#running) return;
+    this.#queue.push(event);
+    this.#wake?.();
+  }
+
+  /** Drops queued events (e.g. when resigning) without stopping the loop. */
+  clear(): void {
+    this.#queue.length = 0;
+  }
+
+  get queueSize(): number {
+    return this.#queue.length;
+  }
+
+  async #run(): Promise<void> {
+    while (this.#running) {
+      const event = this.#queue.shift();
+      if (!event) {
+        await new Promise<void>((resolve) => (this.#wake = resolve));
+        this.#wake = null;
+        continue;
+      }
+      const started = performance.now();
+      try {
+        await this.#handle(event);
+      } catch (err) {
+        this.#log.error({ err, event: event.type }, 'controller event failed');
+      }
+      const t = this.timings.get(event.type) ?? { count: 0, totalMs: 0 };
+      t.count++;
+      t.totalMs += performance.now() - started;
+      this.timings.set(event.type, t);
+    }
+  }
+
+  /** Stops after the event being handled; queued events are dropped. */
+  async stop(): Promise<void> {
+    if (!this.#running) return;
+    this.#running = false;
+    this.#queue.length = 0;
+    this.#wake?.();
+    await this.#loop;
+  }
+}
