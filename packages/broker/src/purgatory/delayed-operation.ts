@@ -87,7 +87,9 @@ export class DelayedOperationPurgatory<T extends DelayedOperation> {
     if (!set) return 0;
     let completed = 0;
     for (const op of [...set]) {
-      if (op.isCompleted || op.tryComplete()) {
+      if (op.isCompleted) {
+        set.delete(op); // completed through another key
+      } else if (op.tryComplete()) {
         set.delete(op);
         this.#pending.delete(op);
         completed++;
