@@ -206,11 +206,26 @@ export class Writer {
     return this.uvarint(0);
   }
 
-  /** Overwrite an i32 already written at absolute position `at` (must lie in the current buffer). */
+  /**
+   * Overwrite an i32 already written at absolute position `at`. The position may lie in a part
+   * already flushed to a chunk (a size prefix before a large record set): i32s are always written
+   * contiguously into the writer's own buffers, never into zero-copy chunks.
+   */
   patchInt32(at: number, v: number): void {
     const local = at - this.#chunkedBytes;
-    if (local < 0) throw new Error('patchInt32 position was already flushed to a chunk');
-    this.#buf.writeInt32BE(v, local);
+    if (local >= 0) {
+      this.#buf.writeInt32BE(v, local);
+      return;
+    }
+    let start = 0;
+    for (const chunk of this.#chunks) {
+      if (at < start + chunk.length) {
+        if (at + 4 > start + chunk.length) throw new Error(`patchInt32 at ${at} straddles a chunk boundary`);
+        chunk.writeInt32BE(v, at - start);
+        return;
+      }
+      start += chunk.length;
+    }
   }
 
   /** The written bytes as a list of buffers (no copy of large byte fields). */

@@ -1,0 +1,122 @@
+import { ErrorCode, GregorError } from '@gregor/common';
+
+/** A frame's size prefix is negative or above the limit: the connection must be closed. */
+export class FrameSizeError extends GregorError {
+  readonly size: number;
+  readonly maxFrameBytes: number;
+
+  constructor(size: number, maxFrameBytes: number) {
+    super(
+      ErrorCode.INVALID_REQUEST,
+      size < 0 ? `invalid negative frame size ${size}` : `frame of ${size} bytes exceeds the limit of ${maxFrameBytes} (socket.request.max.bytes)`,
+    );
+    this.size = size;
+    this.maxFrameBytes = maxFrameBytes;
+  }
+}
+
+export interface FrameReaderOptions {
+  /** Largest accepted frame payload (Kafka's socket.request.max.bytes, default 100 MiB). */
+  maxFrameBytes?: number;
+  /**
+   * Assemble frames that span chunks in one receive buffer reused across frames, saving an
+   * allocation per frame. Such frames are then only valid until the next push(): use it only when
+   * each frame is fully consumed (or copied) before more data is pushed. Default false.
+   */
+  reuseBuffer?: boolean;
+}
+
+const DEFAULT_MAX_FRAME_BYTES = 104_857_600;
+
+/**
+ * Splits a byte stream into size-prefixed frames (the payload after the i32 size).
+ *
+ * A frame lying entirely inside one chunk is returned as a view of that chunk (no copy). A frame
+ * spanning chunks is copied once into a buffer of its exact size as the pieces arrive; chunks are
+ * never concatenated with each other.
+ */
+export class FrameReader {
+  readonly #maxFrameBytes: number;
+  readonly #reuseBuffer: boolean;
+  readonly #sizeBytes = Buffer.alloc(4);
+  #sizeFill = 0;
+  /** The frame being assembled across chunks, or null between frames. */
+  #frame: Buffer | null = null;
+  #frameSize = 0;
+  #frameFill = 0;
+  #receiveBuffer: Buffer | null = null;
+
+  constructor(options: FrameReaderOptions = {}) {
+    this.#maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.#reuseBuffer = options.reuseBuffer ?? false;
+  }
+
+  /** Bytes received that belong to a frame not yet complete. */
+  get bufferedBytes(): number {
+    return this.#sizeFill + this.#frameFill;
+  }
+
+  /** Feeds one chunk; returns the frames it completed, in order. Throws FrameSizeError on a bad size. */
+  push(chunk: Buffer): Buffer[] {
+    const frames: Buffer[] = [];
+    let pos = 0;
+    const end = chunk.length;
+    while (pos < end) {
+      if (this.#frame === null) {
+        let size: number;
+        if (this.#sizeFill === 0 && end - pos >= 4) {
+          size = chunk.readInt32BE(pos);
+          pos += 4;
+          this.#checkSize(size);
+          if (end - pos >= size) {
+            frames.push(chunk.subarray(pos, pos + size));
+            pos += size;
+            continue;
+          }
+        } else {
+          const n = Math.min(4 - this.#sizeFill, end - pos);
+          chunk.copy(this.#sizeBytes, this.#sizeFill, pos, pos + n);
+          this.#sizeFill += n;
+          pos += n;
+          if (this.#sizeFill < 4) break;
+          this.#sizeFill = 0;
+          size = this.#sizeBytes.readInt32BE(0);
+          this.#checkSize(size);
+          if (size === 0) {
+            frames.push(Buffer.alloc(0));
+            continue;
+          }
+        }
+        this.#startFrame(size);
+      }
+      const frame = this.#frame!;
+      const n = Math.min(this.#frameSize - this.#frameFill, end - pos);
+      chunk.copy(frame, this.#frameFill, pos, pos + n);
+      this.#frameFill += n;
+      pos += n;
+      if (this.#frameFill === this.#frameSize) {
+        frames.push(frame.subarray(0, this.#frameSize));
+        this.#frame = null;
+        this.#frameFill = 0;
+      }
+    }
+    return frames;
+  }
+
+  #checkSize(size: number): void {
+    if (size < 0 || size > this.#maxFrameBytes) throw new FrameSizeError(size, this.#maxFrameBytes);
+  }
+
+  #startFrame(size: number): void {
+    this.#frameSize = size;
+    this.#frameFill = 0;
+    if (!this.#reuseBuffer) {
+      this.#frame = Buffer.allocUnsafe(size);
+      return;
+    }
+    if (this.#receiveBuffer === null || this.#receiveBuffer.length < size) {
+      this.#receiveBuffer = Buffer.allocUnsafe(Math.max(size, (this.#receiveBuffer?.length ?? 0) * 2, 64 * 1024));
+    }
+    this.#frame = this.#receiveBuffer;
+  }
+}

@@ -1,0 +1,170 @@
+import { crc32c } from '@node-rs/crc32';
+import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
+import { describe, expect, it } from 'vitest';
+import { loadFixture } from '../test-fixtures/load-fixture.js';
+import { BatchOffsets, CompressionType } from './batch-header.js';
+import { forEachBatch, readBatchHeader, setBaseOffset, setPartitionLeaderEpoch, validateBatch } from './batch-view.js';
+import { registerCompressionCodec } from './compression.js';
+import { decodeRecordBatch, decodeRecordSet } from './decode-record-batch.js';
+import { encodeRecordBatch, type RecordBatchInput } from './encode-record-batch.js';
+
+const records = [
+  { key: Buffer.from('k1'), value: Buffer.from('v1'), headers: [], timestamp: 1_700_000_000_000 },
+  { key: null, value: Buffer.from('v2'), headers: [{ key: 'h', value: Buffer.from('x') }, { key: 'ü', value: null }], timestamp: 1_700_000_000_005 },
+  { key: Buffer.from('k3'), value: null, headers: [], timestamp: 1_699_999_999_990 },
+];
+
+function batch(overrides: Partial<RecordBatchInput> = {}): Buffer {
+  return encodeRecordBatch({ baseOffset: 100, compression: CompressionType.none, firstTimestamp: 1_700_000_000_000, records, ...overrides });
+}
+
+describe('CRC-32C', () => {
+  it('matches the standard check value', () => {
+    expect(crc32c('123456789') >>> 0).toBe(0xe3069283);
+  });
+});
+
+describe('encodeRecordBatch / decodeRecordBatch', () => {
+  it('round-trips records with headers, null keys and values, and negative timestamp deltas', () => {
+    const buf = batch({ partitionLeaderEpoch: 4, producerId: 77, producerEpoch: 2, baseSequence: 9 });
+    const decoded = decodeRecordBatch(buf);
+    expect(decoded).toMatchObject({
+      baseOffset: 100,
+      partitionLeaderEpoch: 4,
+      magic: 2,
+      compression: 0,
+      timestampType: 0,
+      lastOffsetDelta: 2,
+      lastOffset: 102,
+      firstTimestamp: 1_700_000_000_000,
+      maxTimestamp: 1_700_000_000_005,
+      producerId: 77,
+      producerEpoch: 2,
+      baseSequence: 9,
+      recordCount: 3,
+      sizeInBytes: buf.length,
+    });
+    expect(decoded.records).toEqual(records.map((r, i) => ({ offset: 100 + i, ...r })));
+  });
+
+  it('round-trips a gzip batch, whose records section is compressed', () => {
+    const big = { key: null, value: Buffer.alloc(5000, 'a'), headers: [], timestamp: 1_700_000_000_000 };
+    const plain = batch({ records: [big, big] });
+    const gz = batch({ records: [big, big], compression: CompressionType.gzip });
+    expect(gz.length).toBeLessThan(plain.length / 10);
+    const decoded = decodeRecordBatch(gz);
+    expect(decoded.compression).toBe(CompressionType.gzip);
+    expect(decoded.records.map((r) => r.value)).toEqual([big.value, big.value]);
+  });
+
+  it('rejects snappy, lz4 and zstd until a codec is registered', () => {
+    expect(() => batch({ compression: CompressionType.snappy })).toThrow(expect.objectContaining({ code: ErrorCode.UNSUPPORTED_COMPRESSION_TYPE }));
+    const gz = batch({ compression: CompressionType.gzip });
+    gz.writeInt16BE(CompressionType.lz4, BatchOffsets.attributes); // now claims lz4 (and its CRC is stale)
+    expect(() => decodeRecordBatch(gz, 0, { verifyCrc: false })).toThrow(expect.objectContaining({ code: ErrorCode.UNSUPPORTED_COMPRESSION_TYPE }));
+  });
+
+  it('uses a registered codec', () => {
+    const reversed = { compress: (b: Buffer) => Buffer.from(b).reverse(), decompress: (b: Buffer) => Buffer.from(b).reverse() };
+    registerCompressionCodec(CompressionType.zstd, reversed);
+    const buf = batch({ compression: CompressionType.zstd });
+    expect(decodeRecordBatch(buf).records).toHaveLength(3);
+  });
+
+  it('gives every record the batch maxTimestamp under LogAppendTime', () => {
+    const decoded = decodeRecordBatch(batch({ timestampType: 1 }));
+    expect(decoded.records.map((r) => r.timestamp)).toEqual([1_700_000_000_005, 1_700_000_000_005, 1_700_000_000_005]);
+  });
+
+  it('decodes and re-encodes byte for byte the batch kafkajs produced in its Produce v3 fixture', () => {
+    const body = loadFixture('produce-v3_request');
+    // transactionalId(2) acks(2) timeout(4) topics(4) name(2+31) partitions(4) index(4) recordsSize(4)
+    const start = 2 + 2 + 4 + 4 + 2 + 31 + 4 + 4 + 4;
+    const size = body.readInt32BE(start - 4);
+    const captured = body.subarray(start, start + size);
+    const decoded = decodeRecordBatch(captured);
+    expect(decoded.records.map((r) => [r.key?.toString(), r.value?.toString(), r.headers.map((h) => `${h.key}=${h.value}`)])).toEqual([
+      ['key-9d0f348cb2e730e1edc4', 'some-value-a17b4c81f9ecd1e896e3', ['a=b', 'c=d', 'c=e']],
+      ['key-c7073e965c34b4cc6442', 'some-value-65df422070d7ad73914f', ['a=b']],
+      ['key-1693b184a9b52dbe03bc', 'some-value-3fcb65ffca087cba20ad', ['a=b']],
+    ]);
+    const again = encodeRecordBatch({
+      baseOffset: decoded.baseOffset,
+      partitionLeaderEpoch: decoded.partitionLeaderEpoch,
+      compression: CompressionType.none,
+      firstTimestamp: decoded.firstTimestamp,
+      producerId: decoded.producerId,
+      producerEpoch: decoded.producerEpoch,
+      baseSequence: decoded.baseSequence,
+      records: decoded.records.map(({ key, value, headers, timestamp }) => ({ key, value, headers, timestamp })),
+    });
+    expect(again.toString('hex')).toBe(Buffer.from(captured).toString('hex'));
+  });
+
+  it('decodes the gzip batch of kafkajs Fetch v4 gzip fixture', () => {
+    const body = loadFixture('fetch-v4_response_gzip');
+    const sets: Buffer[] = [];
+    // throttle(4) topics(4) name partitions(4) partition(4) error(2) hw(8) lso(8) aborted(4) recordSetSize(4)
+    let pos = 8;
+    pos += 2 + body.readInt16BE(pos) + 4 + 4 + 2 + 8 + 8;
+    const aborted = body.readInt32BE(pos);
+    pos += 4 + Math.max(0, aborted) * 16;
+    const size = body.readInt32BE(pos);
+    sets.push(body.subarray(pos + 4, pos + 4 + size));
+    const batches = decodeRecordSet(sets[0]!);
+    expect(batches.length).toBeGreaterThan(0);
+    expect(batches[0]!.compression).toBe(CompressionType.gzip);
+    expect(batches.flatMap((b) => b.records).map((r) => r.key?.toString())).toContain('key-0');
+  });
+});
+
+describe('shallow batch helpers', () => {
+  it('validateBatch detects a flipped byte in the records with a clear error', () => {
+    const buf = batch();
+    buf[buf.length - 1]! ^= 0xff;
+    expect(() => validateBatch(buf)).toThrow(CorruptDataError);
+    expect(() => validateBatch(buf)).toThrow(/CRC-32C/);
+  });
+
+  it('setBaseOffset and setPartitionLeaderEpoch keep the CRC valid', () => {
+    const buf = batch();
+    setBaseOffset(buf, 0, 5_000_000_000);
+    setPartitionLeaderEpoch(buf, 0, 12);
+    const header = validateBatch(buf);
+    expect(header.baseOffset).toBe(5_000_000_000);
+    expect(header.partitionLeaderEpoch).toBe(12);
+    expect(decodeRecordBatch(buf).records[2]!.offset).toBe(5_000_000_002);
+  });
+
+  it('rejects legacy magic 0/1 with UNSUPPORTED_FOR_MESSAGE_FORMAT and other magics as corrupt', () => {
+    const buf = batch();
+    buf[BatchOffsets.magic] = 1;
+    expect(() => readBatchHeader(buf)).toThrow(expect.objectContaining({ code: ErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT }));
+    buf[BatchOffsets.magic] = 7;
+    expect(() => readBatchHeader(buf)).toThrow(CorruptDataError);
+  });
+
+  it('forEachBatch walks a record set and stops at a partial tail only when asked', () => {
+    const a = batch({ baseOffset: 0 });
+    const b = batch({ baseOffset: 3 });
+    const set = Buffer.concat([a, b, b.subarray(0, 70)]);
+    const seen: number[] = [];
+    const covered = forEachBatch(set, (h) => void seen.push(h.baseOffset), { allowPartialTail: true, verifyCrc: true });
+    expect(seen).toEqual([0, 3]);
+    expect(covered).toBe(a.length + b.length);
+    expect(() => forEachBatch(set, () => {})).toThrow(CorruptDataError);
+    expect(forEachBatch(Buffer.concat([a, b.subarray(0, 20)]), () => {}, { allowPartialTail: true })).toBe(a.length);
+    expect(forEachBatch(set, () => false)).toBe(a.length);
+  });
+
+  it('errors from malformed batches are always GregorErrors', () => {
+    const good = batch();
+    for (let cut = 0; cut < good.length; cut += 7) {
+      try {
+        decodeRecordBatch(good.subarray(0, cut));
+      } catch (err) {
+        expect(err).toBeInstanceOf(GregorError);
+      }
+    }
+  });
+});
