@@ -8,7 +8,7 @@ export class NetworkError extends GregorError {
 }
 
 /** Client and broker share no version of an API (not retriable: retrying cannot help). */
-export class UnsupportedVersionError extends GregorError {
+export class NoCommonVersionError extends GregorError {
   constructor(message: string) {
     super(ErrorCode.UNSUPPORTED_VERSION, message);
   }

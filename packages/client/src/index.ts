@@ -1,4 +1,29 @@
+export { Connection, type ConnectionOptions, type SendOptions, type VersionRange } from './connection.js';
+export { KafkaClient, type BrokerMetadata, type PartitionMetadata, type TopicMetadata, type ClusterMetadata } from './cluster.js';
 export { parseBrokerAddress, parseBrokerList, type ClientConfig, type BrokerAddress } from './config.js';
-export { NetworkError, UnsupportedVersionError, ClientClosedError } from './errors.js';
+export { NetworkError, NoCommonVersionError, ClientClosedError } from './errors.js';
 export { murmur2, toPositive, defaultPartition, DefaultPartitioner, type RecordKey, type PartitionerOptions } from './partitioner.js';
+export {
+  Producer,
+  type ProducerConfig,
+  type ProducerMessage,
+  type ProducerRecord,
+  type RecordMetadata,
+  type Acks,
+  type CompressionName,
+  type HeaderValue,
+} from './producer.js';
+export {
+  Consumer,
+  fetchPartition,
+  fetchFromBroker,
+  type ConsumedRecord,
+  type ConsumeOptions,
+  type ConsumerConfig,
+  type FetchConfig,
+  type PartitionFetch,
+  type PartitionFetchResult,
+  type StartOffset,
+} from './fetcher.js';
+export { listOffsets, LATEST_TIMESTAMP, EARLIEST_TIMESTAMP, type OffsetQuery, type PartitionOffset } from './offsets.js';
 export { retry, isRetriableError, AbortError, DEFAULT_RETRY, type RetryOptions } from './retry.js';

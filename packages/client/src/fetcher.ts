@@ -1,0 +1,291 @@
+import { ErrorCode, GregorError, KafkaProtocolError, backoffMs, sleep } from '@gregor/common';
+import { Fetch, decodeRecordSet, type FetchResponse, type RecordHeader } from '@gregor/protocol';
+import type { KafkaClient } from './cluster.js';
+import { requireNonNegativeInt } from './config.js';
+import { AbortError } from './retry.js';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, listOffsets } from './offsets.js';
+
+export interface ConsumedRecord {
+  topic: string;
+  partition: number;
+  offset: number;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: RecordHeader[];
+  timestamp: number;
+}
+
+/** Fetch settings, named after Kafka's consumer configs. */
+export interface FetchConfig {
+  /** `fetch.max.wait.ms`: how long the broker may hold a fetch waiting for minBytes. Default 500. */
+  maxWaitMs?: number;
+  /** `fetch.min.bytes`. Default 1. */
+  minBytes?: number;
+  /** `fetch.max.bytes`: soft cap on one response. Default 52428800. */
+  maxBytes?: number;
+  /** `max.partition.fetch.bytes`: soft cap per partition. Default 1048576. */
+  maxPartitionFetchBytes?: number;
+}
+
+interface FetchSettings {
+  maxWaitMs: number;
+  minBytes: number;
+  maxBytes: number;
+  maxPartitionFetchBytes: number;
+}
+
+function fetchSettings(config: FetchConfig): FetchSettings {
+  return {
+    maxWaitMs: requireNonNegativeInt('maxWaitMs', config.maxWaitMs, 500),
+    minBytes: requireNonNegativeInt('minBytes', config.minBytes, 1),
+    maxBytes: requireNonNegativeInt('maxBytes', config.maxBytes, 52_428_800),
+    maxPartitionFetchBytes: requireNonNegativeInt('maxPartitionFetchBytes', config.maxPartitionFetchBytes, 1_048_576),
+  };
+}
+
+export interface PartitionFetch {
+  partition: number;
+  fetchOffset: number;
+  partitionMaxBytes: number;
+}
+
+export interface PartitionFetchResult {
+  partition: number;
+  errorCode: number;
+  highWatermark: number;
+  logStartOffset: number;
+  /** Records at or after fetchOffset, from the complete batches of the response. */
+  records: ConsumedRecord[];
+  /** Where the next fetch starts: after the last complete batch, or fetchOffset when none came. */
+  nextOffset: number;
+  /** Bytes of the record set (a non-zero size with no complete batch means the batch is larger than partitionMaxBytes). */
+  recordBytes: number;
+}
+
+/** One Fetch request to one broker for several partitions of a topic; errors stay per partition. */
+export async function fetchFromBroker(
+  client: KafkaClient,
+  nodeId: number,
+  topic: string,
+  partitions: readonly PartitionFetch[],
+  config: FetchConfig = {},
+): Promise<PartitionFetchResult[]> {
+  const s = fetchSettings(config);
+  const response: FetchResponse = await client.sendTo(
+    nodeId,
+    Fetch,
+    {
+      replicaId: -1,
+      maxWaitMs: s.maxWaitMs,
+      minBytes: s.minBytes,
+      maxBytes: s.maxBytes,
+      isolationLevel: 0,
+      sessionId: 0,
+      sessionEpoch: -1,
+      topics: [
+        {
+          topic,
+          partitions: partitions.map((p) => ({
+            partition: p.partition,
+            currentLeaderEpoch: -1,
+            fetchOffset: p.fetchOffset,
+            logStartOffset: -1,
+            partitionMaxBytes: p.partitionMaxBytes,
+          })),
+        },
+      ],
+      forgottenTopicsData: [],
+      rackId: '',
+    },
+    { timeoutMs: client.requestTimeoutMs + s.maxWaitMs },
+  );
+  if (response.errorCode !== undefined && response.errorCode !== ErrorCode.NONE) {
+    throw new KafkaProtocolError(response.errorCode, `Fetch from broker ${nodeId} failed`);
+  }
+  const answered = response.responses.filter((t) => t.topic === topic).flatMap((t) => t.partitionResponses);
+  return partitions.map((p) => {
+    const data = answered.find((x) => x.partition === p.partition);
+    if (!data) {
+      return { partition: p.partition, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, highWatermark: -1, logStartOffset: -1, records: [], nextOffset: p.fetchOffset, recordBytes: 0 };
+    }
+    const result: PartitionFetchResult = {
+      partition: p.partition,
+      errorCode: data.errorCode,
+      highWatermark: data.highWatermark,
+      logStartOffset: data.logStartOffset ?? -1,
+      records: [],
+      nextOffset: p.fetchOffset,
+      recordBytes: data.recordSet?.length ?? 0,
+    };
+    if (data.errorCode !== ErrorCode.NONE || !data.recordSet || data.recordSet.length === 0) return result;
+    for (const batch of decodeRecordSet(data.recordSet)) {
+      result.nextOffset = Math.max(result.nextOffset, batch.lastOffset + 1);
+      if (batch.isControl) continue; // transaction markers are not application records
+      for (const r of batch.records) {
+        if (r.offset < p.fetchOffset) continue; // a batch may start before the offset asked for
+        result.records.push({ topic, partition: p.partition, offset: r.offset, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp });
+      }
+    }
+    return result;
+  });
+}
+
+/** Fetches one partition from its leader, throwing its error code if it has one. */
+export async function fetchPartition(
+  client: KafkaClient,
+  options: { topic: string; partition: number; offset: number } & FetchConfig,
+): Promise<PartitionFetchResult> {
+  const leader = await client.leaderFor(options.topic, options.partition);
+  const partitionMaxBytes = options.maxPartitionFetchBytes ?? 1_048_576;
+  const [result] = await fetchFromBroker(client, leader, options.topic, [{ partition: options.partition, fetchOffset: options.offset, partitionMaxBytes }], options);
+  if (result!.errorCode !== ErrorCode.NONE) {
+    throw new KafkaProtocolError(result!.errorCode, `fetch ${options.topic}-${options.partition} at offset ${options.offset} failed`);
+  }
+  return result!;
+}
+
+/** Where to start: a named position, an offset, or the first offset with a timestamp ≥ the one given. */
+export type StartOffset = 'earliest' | 'latest' | number | { timestamp: number };
+
+export interface ConsumeOptions {
+  topic: string;
+  /** Default: every partition of the topic. */
+  partitions?: readonly number[];
+  /** Default 'earliest'. */
+  from?: StartOffset;
+  /** Stop once every partition reaches the high watermark it had when consuming started. */
+  untilEnd?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ConsumerConfig extends FetchConfig {
+  /** Consecutive failed rounds tolerated before giving up. Default 10. */
+  retries?: number;
+  retryBackoffMs?: number;
+  retryBackoffMaxMs?: number;
+}
+
+interface PartitionState {
+  partition: number;
+  position: number;
+  /** Exclusive end offset when consuming untilEnd. */
+  end: number;
+  partitionMaxBytes: number;
+}
+
+/**
+ * A group-less consumer: reads chosen partitions of a topic from a starting position, following
+ * leader changes, as an async iterator. Breaking out of the loop stops it.
+ */
+export class Consumer {
+  readonly #client: KafkaClient;
+  readonly #settings: FetchSettings;
+  readonly #retries: number;
+  readonly #retryBackoffMs: number;
+  readonly #retryBackoffMaxMs: number;
+
+  constructor(client: KafkaClient, config: ConsumerConfig = {}) {
+    this.#client = client;
+    this.#settings = fetchSettings(config);
+    this.#retries = requireNonNegativeInt('retries', config.retries, 10);
+    this.#retryBackoffMs = requireNonNegativeInt('retryBackoffMs', config.retryBackoffMs, 100);
+    this.#retryBackoffMaxMs = requireNonNegativeInt('retryBackoffMaxMs', config.retryBackoffMaxMs, 1000);
+  }
+
+  async *consume(options: ConsumeOptions): AsyncGenerator<ConsumedRecord, void, undefined> {
+    const { topic, signal } = options;
+    const active = await this.#start(options);
+    let failures = 0;
+    while (active.size > 0) {
+      if (signal?.aborted) throw new AbortError('consume aborted', { cause: signal.reason });
+      let retriable: GregorError | undefined;
+      const byLeader = new Map<number, PartitionState[]>();
+      for (const state of active.values()) {
+        try {
+          const leader = await this.#client.leaderFor(topic, state.partition);
+          byLeader.set(leader, [...(byLeader.get(leader) ?? []), state]);
+        } catch (error) {
+          if (!(error instanceof GregorError && error.retriable)) throw error;
+          retriable = error;
+        }
+      }
+      const rounds = await Promise.allSettled(
+        [...byLeader].map(([leader, states]) =>
+          fetchFromBroker(
+            this.#client,
+            leader,
+            topic,
+            states.map((s) => ({ partition: s.partition, fetchOffset: s.position, partitionMaxBytes: s.partitionMaxBytes })),
+            this.#settings,
+          ),
+        ),
+      );
+      for (const round of rounds) {
+        if (round.status === 'rejected') {
+          if (!(round.reason instanceof GregorError && round.reason.retriable)) throw round.reason;
+          retriable = round.reason;
+          continue;
+        }
+        for (const result of round.value) {
+          const state = active.get(result.partition)!;
+          if (result.errorCode !== ErrorCode.NONE) {
+            const error = new KafkaProtocolError(result.errorCode, `fetch ${topic}-${result.partition} at offset ${state.position} failed`);
+            if (!error.retriable) throw error;
+            retriable = error;
+            continue;
+          }
+          if (result.nextOffset === state.position && result.recordBytes > 0) {
+            // The next batch is larger than partitionMaxBytes: ask for more next time.
+            state.partitionMaxBytes = Math.min(state.partitionMaxBytes * 2, Math.max(this.#settings.maxBytes, state.partitionMaxBytes));
+          }
+          for (const record of result.records) {
+            if (record.offset >= state.end) break;
+            yield record;
+          }
+          state.position = result.nextOffset;
+          if (state.position >= state.end) active.delete(state.partition);
+        }
+      }
+      if (!retriable) {
+        failures = 0;
+        continue;
+      }
+      if (++failures > this.#retries) throw retriable;
+      await this.#client.refreshMetadata([topic]).catch(() => undefined);
+      await sleep(backoffMs(failures - 1, this.#retryBackoffMs, this.#retryBackoffMaxMs), signal);
+    }
+  }
+
+  async #start(options: ConsumeOptions): Promise<Map<number, PartitionState>> {
+    const { topic } = options;
+    await this.#client.ensureTopics([topic]);
+    const metadata = this.#client.topic(topic);
+    if (!metadata) throw new KafkaProtocolError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic ${topic} does not exist`);
+    const known = new Set(metadata.partitions.map((p) => p.partition));
+    const partitions = options.partitions ?? [...known];
+    for (const p of partitions) {
+      if (!known.has(p)) throw new KafkaProtocolError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic ${topic} has no partition ${p}`);
+    }
+    const from = options.from ?? 'earliest';
+    const starts = new Map<number, number>();
+    if (typeof from === 'number') {
+      for (const p of partitions) starts.set(p, from);
+    } else {
+      const timestamp = from === 'earliest' ? EARLIEST_TIMESTAMP : from === 'latest' ? LATEST_TIMESTAMP : from.timestamp;
+      const found = await listOffsets(this.#client, topic, partitions.map((partition) => ({ partition, timestamp })));
+      for (const p of partitions) starts.set(p, found.get(p)!.offset);
+    }
+    const ends = options.untilEnd
+      ? await listOffsets(this.#client, topic, partitions.map((partition) => ({ partition, timestamp: LATEST_TIMESTAMP })))
+      : undefined;
+    const active = new Map<number, PartitionState>();
+    for (const partition of partitions) {
+      const end = ends ? ends.get(partition)!.offset : Number.POSITIVE_INFINITY;
+      // No record at or after the timestamp asked for: start at the end of the log.
+      let position = starts.get(partition)!;
+      if (position < 0) position = end === Number.POSITIVE_INFINITY ? (await listOffsets(this.#client, topic, [{ partition, timestamp: LATEST_TIMESTAMP }])).get(partition)!.offset : end;
+      if (position < end) active.set(partition, { partition, position, end, partitionMaxBytes: this.#settings.maxPartitionFetchBytes });
+    }
+    return active;
+  }
+}
