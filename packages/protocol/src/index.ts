@@ -3,4 +3,24 @@ export { Reader } from './primitives/reader.js';
 export { defineApi, sameAs, type ApiDefinition, type ApiVersionCodec } from './api.js';
 export { decodeRequestHeader, encodeRequestHeader, encodeResponseHeader, decodeResponseHeader, writeFrame, type RequestHeader } from './header.js';
 export { FrameReader, FrameSizeError, type FrameReaderOptions } from './framing/frame-reader.js';
+export {
+  UnsupportedVersionError,
+  responseHeaderFlexible,
+  encodeRequestFrame,
+  encodeResponseFrame,
+  readRequestHeader,
+  decodeRequestFrame,
+  readResponseCorrelationId,
+  decodeResponseFrame,
+  type ClientRequestHeader,
+  type DecodedRequest,
+} from './framing/frames.js';
+export { getApi, allApis, supportedApiVersions, type AnyApiDefinition, type SupportedApiVersion } from './api-table.js';
 export * from './record-batch/index.js';
+
+export * from './apis/api-versions/index.js';
+export * from './apis/metadata/index.js';
+export * from './apis/produce/index.js';
+export * from './apis/fetch/index.js';
+export * from './apis/list-offsets/index.js';
+export * from './apis/create-topics/index.js';

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { decodeRecordSet } from '../../record-batch/decode-record-batch.js';
+import { loadFixture } from '../../test-fixtures/load-fixture.js';
+import { decodeBody, encodeBody, roundTrip } from '../../test-fixtures/round-trip.js';
+import { Fetch } from './index.js';
+import type { FetchRequest, FetchResponse } from './types.js';
+
+const request = (v: number): FetchRequest => ({
+  replicaId: -1,
+  maxWaitMs: 500,
+  minBytes: 1,
+  maxBytes: 52428800,
+  isolationLevel: 1,
+  sessionId: v >= 7 ? 12 : 0,
+  sessionEpoch: v >= 7 ? 3 : -1,
+  topics: [
+    {
+      topic: 'orders',
+      partitions: [
+        { partition: 0, currentLeaderEpoch: v >= 9 ? 4 : -1, fetchOffset: 2 ** 35, logStartOffset: v >= 5 ? 10 : -1, partitionMaxBytes: 1048576 },
+        { partition: 1, currentLeaderEpoch: -1, fetchOffset: 0, logStartOffset: -1, partitionMaxBytes: 1048576 },
+      ],
+    },
+  ],
+  forgottenTopicsData: v >= 7 ? [{ topic: 'old', partitions: [1, 2] }] : [],
+  rackId: v >= 11 ? 'rack-b' : '',
+});
+
+const response = (v: number): FetchResponse => ({
+  throttleTimeMs: 0,
+  errorCode: 0,
+  sessionId: v >= 7 ? 12 : 0,
+  responses: [
+    {
+      topic: 'orders',
+      partitionResponses: [
+        {
+          partition: 0,
+          errorCode: 0,
+          highWatermark: 100,
+          lastStableOffset: 100,
+          logStartOffset: v >= 5 ? 5 : -1,
+          abortedTransactions: [{ producerId: 9, firstOffset: 50 }],
+          preferredReadReplica: v >= 11 ? 2 : -1,
+          recordSet: Buffer.alloc(5000, 3),
+        },
+        { partition: 1, errorCode: 1, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, abortedTransactions: null, preferredReadReplica: -1, recordSet: null },
+      ],
+    },
+  ],
+});
+
+describe('Fetch', () => {
+  it.each([...Fetch.versions.keys()])('v%i round-trips requests and responses', (v) => {
+    const codec = Fetch.versions.get(v)!;
+    for (const [kind, value] of [['Request', request(v)], ['Response', response(v)]] as const) {
+      const rt = roundTrip(codec, kind, value as never);
+      expect(rt.decoded).toEqual(value);
+      expect(rt.again).toEqual(rt.bytes);
+      expect(rt.leftover).toBe(0);
+    }
+  });
+
+  it.each([4, 7, 11])('decodes and re-encodes the captured kafkajs v%i request byte for byte', (v) => {
+    const body = loadFixture(`fetch-v${v}_request`);
+    const codec = Fetch.versions.get(v)!;
+    const { value, leftover } = decodeBody(codec, 'Request', body);
+    expect(leftover).toBe(0);
+    expect((value as FetchRequest).topics[0]!.partitions.length).toBeGreaterThan(0);
+    expect(encodeBody(codec, 'Request', value)).toEqual(body);
+  });
+
+  it.each([
+    [4, 'fetch-v4_response'],
+    [4, 'fetch-v4_response_gzip'],
+    [11, 'fetch-v11_response'],
+  ] as const)('decodes and re-encodes the captured kafkajs v%i response %s byte for byte', (v, name) => {
+    const body = loadFixture(name);
+    const codec = Fetch.versions.get(v)!;
+    const { value, leftover } = decodeBody(codec, 'Response', body);
+    expect(leftover).toBe(0);
+    const partition = (value as FetchResponse).responses[0]!.partitionResponses[0]!;
+    const records = decodeRecordSet(partition.recordSet!).flatMap((b) => b.records);
+    expect(records.map((r) => r.key?.toString()).slice(0, 2)).toEqual(['key-0', 'key-1']);
+    expect(encodeBody(codec, 'Response', value)).toEqual(body);
+  });
+});

@@ -1,0 +1,13 @@
+import { defineApi } from '../../api.js';
+import type { FetchRequest, FetchResponse } from './types.js';
+import { v4 } from './v4.js';
+import { v5 } from './v5.js';
+import { v6 } from './v6.js';
+import { v7 } from './v7.js';
+import { v8 } from './v8.js';
+import { v9 } from './v9.js';
+import { v10 } from './v10.js';
+import { v11 } from './v11.js';
+
+export const Fetch = defineApi<FetchRequest, FetchResponse>(1, 'Fetch', [v4, v5, v6, v7, v8, v9, v10, v11]);
+export type * from './types.js';

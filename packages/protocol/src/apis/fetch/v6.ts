@@ -1,0 +1,5 @@
+// Fetch Request and Response (Version: 6) => same as version 5 (may return KAFKA_STORAGE_ERROR)
+import { sameAs } from '../../api.js';
+import { v5 } from './v5.js';
+
+export const v6 = sameAs(v5, 6);
