@@ -1,1 +1,15 @@
-export {};
+export { PartitionLog, type PartitionLogOptions, type LeaderAppendInfo } from './log.js';
+export { LogManager, type LogManagerOptions, CLEAN_SHUTDOWN_FILE, RECOVERY_POINT_CHECKPOINT_FILE, HIGH_WATERMARK_CHECKPOINT_FILE, LOG_START_OFFSET_CHECKPOINT_FILE } from './log-manager.js';
+export { DEFAULT_LOG_CONFIG, validateLogConfig, type LogConfig } from './log-config.js';
+export {
+  LeaderEpochCache,
+  LEADER_EPOCH_CHECKPOINT_FILE,
+  UNDEFINED_EPOCH,
+  UNDEFINED_EPOCH_OFFSET,
+  type EpochEntry,
+} from './leader-epoch-cache.js';
+export { OffsetCheckpointFile, readCheckpointFile, writeCheckpointFile, type TopicPartitionOffset } from './checkpoint-file.js';
+export { readMetaProperties, writeMetaProperties, META_PROPERTIES_FILE, type BrokerMetadata } from './meta-properties.js';
+export { partitionDirName, parseTopicPartitionDir, filenamePrefixFromOffset } from './file-names.js';
+export { splitBatches, readBatchHeader, batchProblem, computeBatchCrc, type BatchHeader } from './batch-scan.js';
+export { nodeIo, type SegmentIo } from './segment-io.js';

@@ -1,0 +1,48 @@
+import { ConfigError } from '@gregor/common';
+
+/** Per-topic log settings (Kafka's topic-level names in camelCase). */
+export interface LogConfig {
+  /** `segment.bytes`: roll when the active segment would exceed this. Default 1 GiB. */
+  segmentBytes: number;
+  /** `index.interval.bytes`: bytes appended between sparse index entries. Default 4096. */
+  indexIntervalBytes: number;
+  /** `retention.ms`: delete segments whose largest timestamp is older; -1 = keep forever. Default 7 days. */
+  retentionMs: number;
+  /** `retention.bytes`: delete oldest segments while the log stays at or above this; -1 = off (default). */
+  retentionBytes: number;
+  /** `segment.ms`: roll a non-empty active segment this long after it was created. Default 7 days. */
+  segmentMs: number;
+  /** `max.message.bytes`: largest batch a producer may append. Default 1000012. */
+  maxMessageBytes: number;
+  /** `file.delete.delay.ms`: how long deleted segments linger as `*.deleted`. Default 60000. */
+  fileDeleteDelayMs: number;
+  /** `segment.index.bytes`: index size at which a segment rolls. Default 10 MiB. */
+  segmentIndexBytes?: number;
+}
+
+export const DEFAULT_LOG_CONFIG: Readonly<Required<LogConfig>> = Object.freeze({
+  segmentBytes: 1073741824,
+  indexIntervalBytes: 4096,
+  retentionMs: 604800000,
+  retentionBytes: -1,
+  segmentMs: 604800000,
+  maxMessageBytes: 1000012,
+  fileDeleteDelayMs: 60000,
+  segmentIndexBytes: 10485760,
+});
+
+/** Throws ConfigError naming the first invalid setting. */
+export function validateLogConfig(config: LogConfig): void {
+  const positive: (keyof LogConfig)[] = ['segmentBytes', 'segmentMs', 'maxMessageBytes'];
+  for (const key of positive) {
+    const v = config[key];
+    if (!Number.isFinite(v) || (v as number) <= 0) throw new ConfigError(`${key} must be a positive number, got ${v}`);
+  }
+  if (!(config.indexIntervalBytes >= 0)) throw new ConfigError(`indexIntervalBytes must be >= 0, got ${config.indexIntervalBytes}`);
+  if (!(config.fileDeleteDelayMs >= 0)) throw new ConfigError(`fileDeleteDelayMs must be >= 0, got ${config.fileDeleteDelayMs}`);
+  if (!(config.retentionMs >= -1)) throw new ConfigError(`retentionMs must be >= -1, got ${config.retentionMs}`);
+  if (!(config.retentionBytes >= -1)) throw new ConfigError(`retentionBytes must be >= -1, got ${config.retentionBytes}`);
+  if (config.segmentIndexBytes !== undefined && !(config.segmentIndexBytes >= 12)) {
+    throw new ConfigError(`segmentIndexBytes must be >= 12, got ${config.segmentIndexBytes}`);
+  }
+}

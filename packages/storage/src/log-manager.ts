@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, ErrorCode, GregorError, type Logger } from '@gregor/common';
+import { fsyncDir, OffsetCheckpointFile, type TopicPartitionOffset } from './checkpoint-file.js';
+import { DELETE_DIR_SUFFIX, parseTopicPartitionDir, partitionDirName } from './file-names.js';
+import { PartitionLog } from './log.js';
+import { validateLogConfig, type LogConfig } from './log-config.js';
+import { readMetaProperties, writeMetaProperties } from './meta-properties.js';
+import type { SegmentIo } from './segment-io.js';
+
+export const CLEAN_SHUTDOWN_FILE = '.kafka_cleanshutdown';
+export const RECOVERY_POINT_CHECKPOINT_FILE = 'recovery-point-offset-checkpoint';
+export const HIGH_WATERMARK_CHECKPOINT_FILE = 'replication-offset-checkpoint';
+export const LOG_START_OFFSET_CHECKPOINT_FILE = 'log-start-offset-checkpoint';
+
+export interface LogManagerOptions {
+  /** `log.dirs`: new partitions go to the dir holding the fewest. */
+  logDirs: string[];
+  defaultConfig: LogConfig;
+  logger: Logger;
+  brokerId: number;
+  /** Checked against (or written to) each dir's meta.properties. */
+  clusterId?: string;
+  /** `log.retention.check.interval.ms` (Kafka 300000). */
+  retentionCheckIntervalMs: number;
+  /** How often recovery points, high watermarks and log start offsets are checkpointed (Kafka 60000 / 5000). */
+  flushCheckpointIntervalMs: number;
+  io?: SegmentIo;
+  time?: () => number;
+}
+
+interface HostedLog {
+  log: PartitionLog;
+  logDir: string;
+}
+
+const key = (topic: string, partition: number) => `${topic}-${partition}`;
+
+/**
+ * Kafka's LogManager: owns every partition log under `log.dirs`, loads them at startup (recovering after an
+ * unclean stop), runs retention and checkpoints on stoppable timers, and marks a clean shutdown.
+ */
+export class LogManager {
+  readonly logDirs: readonly string[];
+  #options: LogManagerOptions;
+  #logger: Logger;
+  #logs = new Map<string, HostedLog>();
+  #timers: NodeJS.Timeout[] = [];
+  #clusterId: string | undefined;
+  #state: 'new' | 'running' | 'stopped' = 'new';
+
+  constructor(options: LogManagerOptions) {
+    if (options.logDirs.length === 0) throw new ConfigError('log.dirs must name at least one directory');
+    validateLogConfig(options.defaultConfig);
+    this.logDirs = [...options.logDirs];
+    this.#options = options;
+    this.#logger = options.logger;
+    this.#clusterId = options.clusterId;
+  }
+
+  /** The cluster id given or found in meta.properties. */
+  get clusterId(): string | undefined {
+    return this.#clusterId;
+  }
+
+  startup(): void {
+    if (this.#state !== 'new') throw new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, 'log manager already started');
+    for (const logDir of this.logDirs) {
+      mkdirSync(logDir, { recursive: true });
+      this.#checkMetaProperties(logDir);
+    }
+    for (const logDir of this.logDirs) this.#loadLogDir(logDir);
+    this.#state = 'running';
+    const retention = setInterval(() => this.#runRetention(), this.#options.retentionCheckIntervalMs);
+    const checkpoints = setInterval(() => this.#runCheckpoints(), this.#options.flushCheckpointIntervalMs);
+    retention.unref();
+    checkpoints.unref();
+    this.#timers.push(retention, checkpoints);
+  }
+
+  getLog(topic: string, partition: number): PartitionLog | undefined {
+    return this.#logs.get(key(topic, partition))?.log;
+  }
+
+  /** The partition's log, created in the least loaded dir if absent. `config` overrides the defaults (also for an existing log). */
+  getOrCreateLog(topic: string, partition: number, config?: Partial<LogConfig>): PartitionLog {
+    this.#checkRunning();
+    const merged = { ...this.#options.defaultConfig, ...config };
+    const existing = this.#logs.get(key(topic, partition));
+    if (existing) {
+      if (config) existing.log.updateConfig(merged);
+      return existing.log;
+    }
+    const name = partitionDirName(topic, partition);
+    const logDir = this.#leastLoadedDir();
+    const log = new PartitionLog({
+      dir: join(logDir, name),
+      topic,
+      partition,
+      config: merged,
+      logger: this.#logger,
+      hadCleanShutdown: true,
+      ...this.#logExtras(),
+    });
+    this.#logs.set(key(topic, partition), { log, logDir });
+    this.#logger.info({ topic, partition, dir: log.dir }, 'created log');
+    return log;
+  }
+
+  /** Closes the log, renames its dir to `<dir>.<uuid>-delete` (so a crash mid-way finishes the job at startup), removes it. */
+  deleteLog(topic: string, partition: number): void {
+    const hosted = this.#logs.get(key(topic, partition));
+    if (!hosted) return;
+    this.#logs.delete(key(topic, partition));
+    hosted.log.close();
+    const doomed = `${hosted.log.dir}.${randomUUID().replaceAll('-', '')}${DELETE_DIR_SUFFIX}`;
+    renameSync(hosted.log.dir, doomed);
+    fsyncDir(hosted.logDir);
+    rmSync(doomed, { recursive: true, force: true });
+    this.#checkpointDir(hosted.logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint);
+    this.#checkpointDir(hosted.logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark);
+    this.#checkpointDir(hosted.logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset);
+    this.#logger.info({ topic, partition }, 'deleted log');
+  }
+
+  allLogs(): PartitionLog[] {
+    return [...this.#logs.values()].map((h) => h.log);
+  }
+
+  checkpointHighWatermarks(): void {
+    for (const logDir of this.logDirs) this.#checkpointDir(logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark);
+  }
+
+  checkpointRecoveryPoints(): void {
+    for (const logDir of this.logDirs) this.#checkpointDir(logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint);
+  }
+
+  checkpointLogStartOffsets(): void {
+    for (const logDir of this.logDirs) this.#checkpointDir(logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset);
+  }
+
+  /** Stops the tasks, flushes and closes every log, writes the checkpoints and the clean-shutdown marker. */
+  shutdown(): void {
+    if (this.#state !== 'running') return;
+    this.#state = 'stopped';
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers = [];
+    const failedDirs = new Set<string>();
+    for (const { log, logDir } of this.#logs.values()) {
+      try {
+        log.flush();
+      } catch (err) {
+        failedDirs.add(logDir);
+        this.#logger.error({ err, topic: log.topic, partition: log.partition }, 'flush at shutdown failed');
+      }
+    }
+    this.checkpointRecoveryPoints();
+    this.checkpointHighWatermarks();
+    this.checkpointLogStartOffsets();
+    for (const { log } of this.#logs.values()) log.close();
+    for (const logDir of this.logDirs) {
+      if (failedDirs.has(logDir)) continue;
+      writeFileSync(join(logDir, CLEAN_SHUTDOWN_FILE), '');
+      fsyncDir(logDir);
+    }
+    this.#logger.info({ logs: this.#logs.size }, 'log manager shut down cleanly');
+  }
+
+  #checkRunning(): void {
+    if (this.#state !== 'running') throw new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, `log manager is ${this.#state === 'new' ? 'not started' : 'shut down'}`);
+  }
+
+  #logExtras(): { io?: SegmentIo; time?: () => number } {
+    return {
+      ...(this.#options.io ? { io: this.#options.io } : {}),
+      ...(this.#options.time ? { time: this.#options.time } : {}),
+    };
+  }
+
+  #checkMetaProperties(logDir: string): void {
+    const meta = readMetaProperties(logDir);
+    if (meta) {
+      if (meta.brokerId !== this.#options.brokerId) {
+        throw new ConfigError(`${logDir} belongs to broker.id ${meta.brokerId}, not ${this.#options.brokerId}`);
+      }
+      if (meta.clusterId && this.#clusterId && meta.clusterId !== this.#clusterId) {
+        throw new ConfigError(`${logDir} belongs to cluster ${meta.clusterId}, not ${this.#clusterId}`);
+      }
+      this.#clusterId ??= meta.clusterId;
+      if (meta.clusterId || !this.#clusterId) return;
+    }
+    writeMetaProperties(logDir, this.#clusterId ? { brokerId: this.#options.brokerId, clusterId: this.#clusterId } : { brokerId: this.#options.brokerId });
+  }
+
+  #loadLogDir(logDir: string): void {
+    const started = Date.now();
+    const marker = join(logDir, CLEAN_SHUTDOWN_FILE);
+    const hadCleanShutdown = existsSync(marker);
+    const recoveryPoints = this.#readCheckpoint(logDir, RECOVERY_POINT_CHECKPOINT_FILE);
+    const logStartOffsets = this.#readCheckpoint(logDir, LOG_START_OFFSET_CHECKPOINT_FILE);
+    const highWatermarks = this.#readCheckpoint(logDir, HIGH_WATERMARK_CHECKPOINT_FILE);
+    let loaded = 0;
+    for (const entry of readdirSync(logDir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const path = join(logDir, entry.name);
+      if (entry.name.endsWith(DELETE_DIR_SUFFIX)) {
+        rmSync(path, { recursive: true, force: true });
+        continue;
+      }
+      const tp = parseTopicPartitionDir(entry.name);
+      if (!tp) {
+        this.#logger.warn({ dir: path }, 'skipping a directory that is not <topic>-<partition>');
+        continue;
+      }
+      const k = key(tp.topic, tp.partition);
+      const duplicate = this.#logs.get(k);
+      if (duplicate) throw new ConfigError(`partition ${k} found in both ${duplicate.logDir} and ${logDir}`);
+      const log = new PartitionLog({
+        dir: path,
+        topic: tp.topic,
+        partition: tp.partition,
+        config: { ...this.#options.defaultConfig },
+        logger: this.#logger,
+        recoveryPoint: recoveryPoints.get(k)?.offset ?? 0,
+        logStartOffset: logStartOffsets.get(k)?.offset,
+        hadCleanShutdown,
+        ...this.#logExtras(),
+      });
+      const hw = highWatermarks.get(k)?.offset;
+      if (hw !== undefined) log.highWatermark = Math.min(Math.max(hw, log.logStartOffset), log.logEndOffset);
+      this.#logs.set(k, { log, logDir });
+      loaded++;
+    }
+    // Removed only after every log is loaded: a crash during loading must recover again next time.
+    if (hadCleanShutdown) rmSync(marker, { force: true });
+    this.#logger.info({ logDir, logs: loaded, hadCleanShutdown, ms: Date.now() - started }, 'loaded logs');
+  }
+
+  /** A missing checkpoint means "nothing known"; an unreadable one is treated the same (recovery then scans everything). */
+  #readCheckpoint(logDir: string, file: string): Map<string, TopicPartitionOffset> {
+    try {
+      return new OffsetCheckpointFile(join(logDir, file)).read();
+    } catch (err) {
+      this.#logger.warn({ err, logDir, file }, 'ignoring unreadable checkpoint file');
+      return new Map();
+    }
+  }
+
+  #checkpointDir(logDir: string, file: string, offsetOf: (log: PartitionLog) => number): void {
+    const entries: TopicPartitionOffset[] = [];
+    for (const hosted of this.#logs.values()) {
+      if (hosted.logDir !== logDir) continue;
+      entries.push({ topic: hosted.log.topic, partition: hosted.log.partition, offset: offsetOf(hosted.log) });
+    }
+    new OffsetCheckpointFile(join(logDir, file)).write(entries);
+  }
+
+  #leastLoadedDir(): string {
+    const counts = new Map<string, number>(this.logDirs.map((d) => [d, 0]));
+    for (const { logDir } of this.#logs.values()) counts.set(logDir, (counts.get(logDir) ?? 0) + 1);
+    let best = this.logDirs[0]!;
+    for (const d of this.logDirs) if (counts.get(d)! < counts.get(best)!) best = d;
+    return best;
+  }
+
+  #runRetention(): void {
+    const now = (this.#options.time ?? Date.now)();
+    for (const log of this.allLogs()) {
+      try {
+        log.deleteOldSegments(now);
+      } catch (err) {
+        this.#logger.error({ err, topic: log.topic, partition: log.partition }, 'retention failed');
+      }
+    }
+  }
+
+  #runCheckpoints(): void {
+    try {
+      this.checkpointRecoveryPoints();
+      this.checkpointHighWatermarks();
+      this.checkpointLogStartOffsets();
+    } catch (err) {
+      this.#logger.error({ err }, 'writing checkpoints failed');
+    }
+  }
+}

@@ -1,0 +1,462 @@
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { BatchOffsets } from '@gregor/protocol';
+import { CorruptDataError, ErrorCode, GregorError, type Logger } from '@gregor/common';
+import { splitBatches, type BatchHeader } from './batch-scan.js';
+import {
+  DELETED_FILE_SUFFIX,
+  INDEX_FILE_SUFFIX,
+  LOG_FILE_SUFFIX,
+  offsetFromFileName,
+  TIME_INDEX_FILE_SUFFIX,
+} from './file-names.js';
+import { LeaderEpochCache } from './leader-epoch-cache.js';
+import { DEFAULT_LOG_CONFIG, validateLogConfig, type LogConfig } from './log-config.js';
+import { recoverSegment, recoverSegments } from './recovery.js';
+import { LogSegment } from './segment.js';
+import { nodeIo, type SegmentIo } from './segment-io.js';
+
+const MAX_RELATIVE_OFFSET = 0x7fffffff;
+
+export interface PartitionLogOptions {
+  dir: string;
+  topic: string;
+  partition: number;
+  config: LogConfig;
+  logger: Logger;
+  /** Offsets below this are known flushed; recovery after an unclean stop starts at its segment. Default 0. */
+  recoveryPoint?: number;
+  /** From `log-start-offset-checkpoint`; default the first segment's base offset. */
+  logStartOffset?: number;
+  /** True when the log dir had `.kafka_cleanshutdown`: skip the recovery scan. */
+  hadCleanShutdown?: boolean;
+  /** File-call seam (tests inject failures); default node:fs. */
+  io?: SegmentIo;
+  /** Wall clock, default Date.now. */
+  time?: () => number;
+}
+
+export interface LeaderAppendInfo {
+  firstOffset: number;
+  lastOffset: number;
+  maxTimestamp: number;
+  /** -1: batches keep their CreateTime (LogAppendTime topics are not supported yet). */
+  logAppendTimeMs: number;
+}
+
+/**
+ * One partition's log (Kafka's `Log`): segments keyed by base offset, the last one active. All file calls are
+ * synchronous, so appends are ordered by Node's single thread and a write error surfaces at its call site.
+ */
+export class PartitionLog {
+  readonly topic: string;
+  readonly partition: number;
+  readonly dir: string;
+  readonly leaderEpochCache: LeaderEpochCache;
+  /** Set by the replica manager; retention never deletes at or above it. */
+  highWatermark = 0;
+  recoveryPoint: number;
+  #config: LogConfig;
+  #logger: Logger;
+  #io: SegmentIo;
+  #time: () => number;
+  /** Sorted ascending by base offset; the last is the active segment. */
+  #segments = new Map<number, LogSegment>();
+  #logStartOffset = 0;
+  #logEndOffset = 0;
+  #pendingDeletes = new Map<NodeJS.Timeout, string[]>();
+  #closed = false;
+
+  constructor(options: PartitionLogOptions) {
+    validateLogConfig(options.config);
+    this.topic = options.topic;
+    this.partition = options.partition;
+    this.dir = options.dir;
+    this.#config = { ...options.config };
+    this.#logger = options.logger;
+    this.#io = options.io ?? nodeIo;
+    this.#time = options.time ?? Date.now;
+    this.recoveryPoint = options.recoveryPoint ?? 0;
+    mkdirSync(this.dir, { recursive: true });
+    this.leaderEpochCache = new LeaderEpochCache(this.dir, () => this.#logEndOffset);
+    this.#load(options.hadCleanShutdown ?? false, options.logStartOffset);
+  }
+
+  get logStartOffset(): number {
+    return this.#logStartOffset;
+  }
+  /** LEO: the offset the next appended record gets. */
+  get logEndOffset(): number {
+    return this.#logEndOffset;
+  }
+  get config(): Readonly<LogConfig> {
+    return this.#config;
+  }
+
+  updateConfig(config: LogConfig): void {
+    validateLogConfig(config);
+    this.#config = { ...config };
+  }
+
+  segmentBaseOffsets(): number[] {
+    return [...this.#segments.keys()];
+  }
+
+  sizeInBytes(): number {
+    let total = 0;
+    for (const s of this.#segments.values()) total += s.size;
+    return total;
+  }
+
+  /**
+   * Leader append of producer batches: every batch is validated before anything is written, then offsets are
+   * assigned from LEO by rewriting baseOffset and partitionLeaderEpoch (outside the CRC). The caller's buffer is not modified.
+   */
+  appendAsLeader(records: Buffer, leaderEpoch: number): LeaderAppendInfo {
+    this.#checkOpen();
+    if (records.length === 0) return { firstOffset: -1, lastOffset: -1, maxTimestamp: -1, logAppendTimeMs: -1 };
+    const batches = splitBatches(records);
+    for (const [i, b] of batches.entries()) {
+      if (b.size > this.#config.maxMessageBytes) {
+        throw new GregorError(ErrorCode.MESSAGE_TOO_LARGE, `batch of ${b.size} bytes exceeds max.message.bytes ${this.#config.maxMessageBytes}`);
+      }
+      if (b.recordCount <= 0 || b.lastOffsetDelta !== b.recordCount - 1) {
+        throw new CorruptDataError(`batch ${i}: record count ${b.recordCount} does not match lastOffsetDelta ${b.lastOffsetDelta}`);
+      }
+    }
+    if (records.length > this.#config.segmentBytes) {
+      throw new GregorError(ErrorCode.RECORD_LIST_TOO_LARGE, `${records.length} bytes of batches exceed segment.bytes ${this.#config.segmentBytes}`);
+    }
+    const out = Buffer.from(records);
+    const firstOffset = this.#logEndOffset;
+    let next = firstOffset;
+    let maxTimestamp = -1;
+    const assigned = batches.map((b) => {
+      out.writeBigInt64BE(BigInt(next), b.position + BatchOffsets.baseOffset);
+      out.writeInt32BE(leaderEpoch, b.position + BatchOffsets.partitionLeaderEpoch);
+      const a: BatchHeader = { ...b, baseOffset: next, lastOffset: next + b.lastOffsetDelta, partitionLeaderEpoch: leaderEpoch };
+      next = a.lastOffset + 1;
+      maxTimestamp = Math.max(maxTimestamp, b.maxTimestamp);
+      return a;
+    });
+    this.#appendToActive(out, assigned);
+    this.leaderEpochCache.assign(leaderEpoch, firstOffset);
+    return { firstOffset, lastOffset: next - 1, maxTimestamp, logAppendTimeMs: -1 };
+  }
+
+  /** Follower append: batches keep the leader's offsets and epochs; the first must be >= LEO, the rest contiguous. */
+  appendAsFollower(records: Buffer): { firstOffset: number; lastOffset: number } {
+    this.#checkOpen();
+    if (records.length === 0) return { firstOffset: -1, lastOffset: -1 };
+    const batches = splitBatches(records);
+    const first = batches[0]!;
+    if (first.baseOffset < this.#logEndOffset) {
+      throw new GregorError(ErrorCode.OFFSET_OUT_OF_RANGE, `follower append at ${first.baseOffset} is below the log end offset ${this.#logEndOffset}`);
+    }
+    for (let i = 1; i < batches.length; i++) {
+      if (batches[i]!.baseOffset !== batches[i - 1]!.lastOffset + 1) {
+        throw new CorruptDataError(`batch ${i} starts at ${batches[i]!.baseOffset}, expected ${batches[i - 1]!.lastOffset + 1}`);
+      }
+    }
+    if (records.length > this.#config.segmentBytes) {
+      throw new GregorError(ErrorCode.RECORD_LIST_TOO_LARGE, `${records.length} bytes of batches exceed segment.bytes ${this.#config.segmentBytes}`);
+    }
+    // Segments hold contiguous offsets, so a gap (the leader's log starts later) begins a new segment.
+    if (first.baseOffset > this.#logEndOffset) this.#startSegmentAt(first.baseOffset);
+    this.#appendToActive(records, batches);
+    for (const b of batches) this.leaderEpochCache.assign(b.partitionLeaderEpoch, b.baseOffset);
+    return { firstOffset: first.baseOffset, lastOffset: batches.at(-1)!.lastOffset };
+  }
+
+  /**
+   * Whole batches from the one containing `fetchOffset`, within one segment, up to `maxBytes` (at least one batch if
+   * `minOneBatch`), none holding an offset >= `maxOffset`. `firstOffset` is the first returned batch's base offset.
+   */
+  read(fetchOffset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean): { records: Buffer; firstOffset: number } {
+    this.#checkOpen();
+    if (fetchOffset < this.#logStartOffset || fetchOffset > this.#logEndOffset) {
+      throw new GregorError(
+        ErrorCode.OFFSET_OUT_OF_RANGE,
+        `offset ${fetchOffset} is outside [${this.#logStartOffset}, ${this.#logEndOffset}] of ${this.topic}-${this.partition}`,
+      );
+    }
+    const empty = { records: Buffer.alloc(0), firstOffset: fetchOffset };
+    if (fetchOffset === this.#logEndOffset || fetchOffset >= maxOffset) return empty;
+    for (const segment of this.#segmentsFrom(fetchOffset)) {
+      const start = segment.translateOffset(fetchOffset);
+      if (!start) continue;
+      if (start.lastOffset >= maxOffset) return empty;
+      const window = segment.readBytes(start.position, Math.max(0, maxBytes));
+      let length = 0;
+      while (length + 12 <= window.length) {
+        const size = window.readInt32BE(length + BatchOffsets.batchLength) + 12;
+        if (length + size > window.length) break;
+        const lastOffset = Number(window.readBigInt64BE(length)) + window.readInt32BE(length + BatchOffsets.lastOffsetDelta);
+        if (lastOffset >= maxOffset) break;
+        length += size;
+      }
+      if (length > 0) return { records: window.subarray(0, length), firstOffset: start.baseOffset };
+      if (!minOneBatch) return empty;
+      return { records: segment.readBytes(start.position, start.size), firstOffset: start.baseOffset };
+    }
+    return empty;
+  }
+
+  /** The first batch whose maxTimestamp >= `timestampMs`, as its base offset (at least logStartOffset). */
+  offsetForTimestamp(timestampMs: number): { offset: number; timestamp: number } | null {
+    this.#checkOpen();
+    for (const segment of this.#segments.values()) {
+      const batch = segment.findBatchByTimestamp(timestampMs);
+      if (batch && batch.lastOffset >= this.#logStartOffset) {
+        return { offset: Math.max(batch.baseOffset, this.#logStartOffset), timestamp: batch.maxTimestamp };
+      }
+    }
+    return null;
+  }
+
+  /** Drops every offset >= `offset` (a batch holding it goes whole). */
+  truncateTo(offset: number): void {
+    this.#checkOpen();
+    if (offset < 0) throw new RangeError(`cannot truncate to negative offset ${offset}`);
+    if (offset >= this.#logEndOffset) return;
+    if (offset < this.#logStartOffset) {
+      this.truncateFullyAndStartAt(offset);
+      return;
+    }
+    for (const segment of [...this.#segments.values()]) {
+      if (segment.baseOffset > offset && this.#segments.size > 1) this.#removeSegment(segment);
+    }
+    const active = this.#active();
+    const dropped = active.truncateTo(offset);
+    this.#logEndOffset = active.nextOffset;
+    this.leaderEpochCache.truncateFromEnd(this.#logEndOffset);
+    this.highWatermark = Math.min(this.highWatermark, this.#logEndOffset);
+    this.recoveryPoint = Math.min(this.recoveryPoint, this.#logEndOffset);
+    this.#logger.info({ topic: this.topic, partition: this.partition, offset, logEndOffset: this.#logEndOffset, bytesDropped: dropped }, 'truncated log');
+  }
+
+  /** Deletes everything and restarts the log empty at `offset` (a follower far behind the leader's log start). */
+  truncateFullyAndStartAt(offset: number): void {
+    this.#checkOpen();
+    if (offset < 0) throw new RangeError(`cannot start a log at negative offset ${offset}`);
+    for (const segment of [...this.#segments.values()]) this.#removeSegment(segment);
+    this.#addSegment(new LogSegment(this.dir, offset, this.#segmentOptions(), true, this.#time()));
+    this.#logStartOffset = offset;
+    this.#logEndOffset = offset;
+    this.recoveryPoint = offset;
+    this.highWatermark = offset;
+    this.leaderEpochCache.clear();
+  }
+
+  /**
+   * Retention: deletes the oldest whole segments that are past `retentionMs`, over `retentionBytes`, or wholly
+   * below logStartOffset, but only segments entirely below the high watermark; the log never ends up with no segment.
+   */
+  deleteOldSegments(nowMs: number): number {
+    this.#checkOpen();
+    const { retentionMs, retentionBytes } = this.#config;
+    let sizeOver = retentionBytes >= 0 ? this.sizeInBytes() - retentionBytes : -1;
+    const segments = [...this.#segments.values()];
+    const deletable: LogSegment[] = [];
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i]!;
+      const next = segments[i + 1];
+      const upperBound = next ? next.baseOffset : this.#logEndOffset;
+      if (upperBound > this.highWatermark || (!next && segment.isEmpty())) break;
+      const belowStart = next !== undefined && next.baseOffset <= this.#logStartOffset;
+      const expired = retentionMs >= 0 && nowMs - segment.largestTimestamp() > retentionMs;
+      const oversized = sizeOver >= 0 && sizeOver - segment.size >= 0;
+      if (!belowStart && !expired && !oversized) break;
+      if (oversized) sizeOver -= segment.size;
+      deletable.push(segment);
+    }
+    if (deletable.length === 0) return 0;
+    if (deletable.length === this.#segments.size) this.#roll(this.#logEndOffset);
+    for (const segment of deletable) this.#removeSegment(segment);
+    this.#logStartOffset = Math.max(this.#logStartOffset, this.#segments.keys().next().value!);
+    this.leaderEpochCache.truncateFromStart(this.#logStartOffset);
+    this.#logger.info(
+      { topic: this.topic, partition: this.partition, segments: deletable.length, logStartOffset: this.#logStartOffset },
+      'retention deleted segments',
+    );
+    return deletable.length;
+  }
+
+  /** Fsyncs every segment holding unflushed offsets and moves the recovery point to LEO. */
+  flush(): void {
+    this.#checkOpen();
+    for (const segment of this.#segmentsFrom(this.recoveryPoint)) segment.flush();
+    this.recoveryPoint = this.#logEndOffset;
+  }
+
+  /** Closes the files (no flush: the log manager flushes before a clean shutdown). Pending deletions finish now. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const segment of this.#segments.values()) segment.close();
+    for (const [timer, paths] of this.#pendingDeletes) {
+      clearTimeout(timer);
+      for (const path of paths) rmSync(path, { force: true });
+    }
+    this.#pendingDeletes.clear();
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, `log ${this.topic}-${this.partition} is closed`);
+  }
+
+  #segmentOptions() {
+    return {
+      indexIntervalBytes: this.#config.indexIntervalBytes,
+      maxIndexBytes: this.#config.segmentIndexBytes ?? DEFAULT_LOG_CONFIG.segmentIndexBytes,
+      io: this.#io,
+    };
+  }
+
+  #active(): LogSegment {
+    let last: LogSegment | undefined;
+    for (const s of this.#segments.values()) last = s;
+    return last!;
+  }
+
+  /** Segments from the one containing `offset` (or the first, if it precedes them all) to the end. */
+  *#segmentsFrom(offset: number): Generator<LogSegment> {
+    let floor: number | undefined;
+    for (const base of this.#segments.keys()) if (base <= offset) floor = base;
+    for (const [base, segment] of this.#segments) if (floor === undefined || base >= floor) yield segment;
+  }
+
+  /** Inserts keeping the map sorted (segments are normally added at the end). */
+  #addSegment(segment: LogSegment): void {
+    const entries = [...this.#segments.entries(), [segment.baseOffset, segment] as const];
+    if (entries.length > 1 && entries.at(-2)![0] > segment.baseOffset) {
+      entries.sort((a, b) => a[0] - b[0]);
+      this.#segments = new Map(entries);
+    } else {
+      this.#segments.set(segment.baseOffset, segment);
+    }
+  }
+
+  #appendToActive(records: Buffer, batches: readonly BatchHeader[]): void {
+    this.#maybeRoll(records.length, batches.at(-1)!.lastOffset);
+    this.#active().append(records, batches);
+    this.#logEndOffset = batches.at(-1)!.lastOffset + 1;
+  }
+
+  #maybeRoll(bytes: number, lastOffset: number): void {
+    const active = this.#active();
+    if (active.isEmpty()) return;
+    if (
+      active.size + bytes > this.#config.segmentBytes ||
+      this.#time() - active.createdMs > this.#config.segmentMs ||
+      active.isIndexFull() ||
+      lastOffset - active.baseOffset > MAX_RELATIVE_OFFSET
+    ) {
+      this.#roll(this.#logEndOffset);
+    }
+  }
+
+  /** New active segment at `baseOffset`; the old one is flushed, so the recovery point moves up to it. */
+  #roll(baseOffset: number): void {
+    const previous = this.#active();
+    previous.onBecomeInactive();
+    this.#addSegment(new LogSegment(this.dir, baseOffset, this.#segmentOptions(), true, this.#time()));
+    for (const segment of this.#segmentsFrom(this.recoveryPoint)) if (segment.baseOffset < baseOffset) segment.flush();
+    this.recoveryPoint = Math.max(this.recoveryPoint, Math.min(baseOffset, this.#logEndOffset));
+  }
+
+  /** A follower's next batch starts past LEO: an empty active segment is replaced, a non-empty one rolled. */
+  #startSegmentAt(baseOffset: number): void {
+    const active = this.#active();
+    if (active.isEmpty()) {
+      this.#removeSegment(active);
+      this.#addSegment(new LogSegment(this.dir, baseOffset, this.#segmentOptions(), true, this.#time()));
+    } else {
+      this.#roll(baseOffset);
+    }
+    this.#logEndOffset = baseOffset;
+    if (this.#segments.size === 1) this.#logStartOffset = baseOffset;
+  }
+
+  /** Unlinks a segment from the log; its files become `*.deleted` and vanish after fileDeleteDelayMs. */
+  #removeSegment(segment: LogSegment): void {
+    this.#segments.delete(segment.baseOffset);
+    const paths = segment.renameToDeleted();
+    if (this.#config.fileDeleteDelayMs <= 0) {
+      for (const path of paths) rmSync(path, { force: true });
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.#pendingDeletes.delete(timer);
+      for (const path of paths) rmSync(path, { force: true });
+    }, this.#config.fileDeleteDelayMs);
+    timer.unref();
+    this.#pendingDeletes.set(timer, paths);
+  }
+
+  #load(hadCleanShutdown: boolean, checkpointedLogStart: number | undefined): void {
+    const files = readdirSync(this.dir);
+    const bases = new Set<number>();
+    for (const name of files) {
+      // Leftovers of deletions and checkpoint writes interrupted by a crash.
+      if (name.endsWith(DELETED_FILE_SUFFIX) || name.endsWith('.tmp')) {
+        rmSync(join(this.dir, name), { force: true });
+        continue;
+      }
+      const base = offsetFromFileName(name);
+      if (base !== null && name.endsWith(LOG_FILE_SUFFIX)) bases.add(base);
+    }
+    for (const name of files) {
+      const base = offsetFromFileName(name);
+      if (base !== null && (name.endsWith(INDEX_FILE_SUFFIX) || name.endsWith(TIME_INDEX_FILE_SUFFIX)) && !bases.has(base)) {
+        rmSync(join(this.dir, name), { force: true });
+      }
+    }
+    const sorted = [...bases].sort((a, b) => a - b);
+    const now = this.#time();
+    const segments = sorted.map((base) => new LogSegment(this.dir, base, this.#segmentOptions(), false, now));
+
+    // Segments that may hold unflushed data: the one containing the recovery point and all after it.
+    let firstUnflushed = segments.length;
+    if (!hadCleanShutdown) {
+      firstUnflushed = segments.findIndex((_s, i) => (segments[i + 1]?.baseOffset ?? Infinity) > this.recoveryPoint);
+      if (firstUnflushed < 0) firstUnflushed = segments.length;
+    }
+    const assignEpoch = (b: BatchHeader) => this.leaderEpochCache.assign(b.partitionLeaderEpoch, b.baseOffset);
+    for (const segment of segments.slice(0, firstUnflushed)) {
+      if (!segment.loadIndexes()) {
+        this.#logger.info({ topic: this.topic, partition: this.partition, segment: segment.logPath }, 'rebuilding missing or corrupt index');
+        const result = recoverSegment(segment, assignEpoch);
+        if (result.truncatedBytes > 0) {
+          this.#logger.warn(
+            { topic: this.topic, partition: this.partition, offset: result.nextOffset, bytesDropped: result.truncatedBytes, problem: result.problem },
+            'damaged batch in a flushed segment; log truncated',
+          );
+          firstUnflushed = segments.indexOf(segment) + 1;
+          for (const later of segments.slice(firstUnflushed)) later.deleteFiles();
+          segments.length = firstUnflushed;
+          break;
+        }
+      }
+    }
+    const recovering = segments.slice(firstUnflushed);
+    if (recovering.length > 0) {
+      const keep = recoverSegments(recovering, { topic: this.topic, partition: this.partition, logger: this.#logger, onBatch: assignEpoch });
+      for (const later of recovering.slice(keep)) later.deleteFiles();
+      segments.length = firstUnflushed + keep;
+      for (const s of segments.slice(firstUnflushed)) s.flush();
+    }
+    for (const s of segments) this.#segments.set(s.baseOffset, s);
+    if (this.#segments.size === 0) {
+      const start = checkpointedLogStart ?? 0;
+      this.#segments.set(start, new LogSegment(this.dir, start, this.#segmentOptions(), true, now));
+    }
+    this.#logEndOffset = this.#active().nextOffset;
+    const firstBase = this.#segments.keys().next().value!;
+    this.#logStartOffset = Math.min(Math.max(checkpointedLogStart ?? firstBase, firstBase), this.#logEndOffset);
+    this.recoveryPoint = recovering.length > 0 ? this.#logEndOffset : Math.min(this.recoveryPoint, this.#logEndOffset);
+    this.highWatermark = this.#logStartOffset;
+    this.leaderEpochCache.truncateFromEnd(this.#logEndOffset);
+    this.leaderEpochCache.truncateFromStart(this.#logStartOffset);
+  }
+}

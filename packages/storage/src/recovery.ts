@@ -1,0 +1,76 @@
+import type { Logger } from '@gregor/common';
+import { batchProblem, MIN_BATCH_SIZE, type BatchHeader } from './batch-scan.js';
+import type { LogSegment } from './segment.js';
+
+export interface SegmentRecoveryResult {
+  validBytes: number;
+  truncatedBytes: number;
+  /** Offset at which the log now ends (the first offset that was dropped, if any). */
+  nextOffset: number;
+  /** Why the scan stopped early, or null if every byte was a sound batch. */
+  problem: string | null;
+}
+
+/**
+ * Re-reads a segment from its first byte: every batch must have a sane length, magic 2, a matching CRC and the
+ * next offset in sequence. Indexes are rebuilt from the sound batches and the file is cut at the first bad one.
+ */
+export function recoverSegment(segment: LogSegment, onBatch: (batch: BatchHeader) => void): SegmentRecoveryResult {
+  segment.resetIndexes();
+  const fileSize = segment.fileSize();
+  let position = 0;
+  let expected = segment.baseOffset;
+  let problem: string | null = null;
+  while (position < fileSize) {
+    const header = segment.readHeaderAt(position);
+    if (!header) {
+      problem = 'torn batch header';
+      break;
+    }
+    if (header.size < MIN_BATCH_SIZE || position + header.size > fileSize) {
+      problem = `batch length ${header.size} runs past the end of the file or is too small`;
+      break;
+    }
+    problem = batchProblem(segment.readBytes(position, header.size));
+    if (problem === null && header.baseOffset !== expected) problem = `base offset ${header.baseOffset} where ${expected} was expected`;
+    if (problem !== null) break;
+    segment.indexBatch(header);
+    onBatch(header);
+    expected = header.lastOffset + 1;
+    position += header.size;
+  }
+  const truncatedBytes = fileSize - position;
+  if (truncatedBytes > 0) segment.truncateToPosition(position, expected);
+  return { validBytes: position, truncatedBytes, nextOffset: expected, problem };
+}
+
+/**
+ * Recovers `segments` (ascending, the unflushed tail of a log) in order. At the first damaged segment the file is
+ * cut and the scan stops: everything after it is unreliable. Returns how many of `segments` to keep.
+ */
+export function recoverSegments(
+  segments: readonly LogSegment[],
+  context: { topic: string; partition: number; logger: Logger; onBatch: (batch: BatchHeader) => void },
+): number {
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    const result = recoverSegment(segment, context.onBatch);
+    if (result.truncatedBytes > 0) {
+      const dropped = segments.length - i - 1;
+      context.logger.warn(
+        {
+          topic: context.topic,
+          partition: context.partition,
+          offset: result.nextOffset,
+          bytesDropped: result.truncatedBytes,
+          segment: segment.logPath,
+          laterSegmentsDeleted: dropped,
+          problem: result.problem,
+        },
+        'log recovery truncated a damaged tail',
+      );
+      return i + 1;
+    }
+  }
+  return segments.length;
+}

@@ -1,0 +1,299 @@
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { BATCH_HEADER_SIZE } from '@gregor/protocol';
+import { ErrorCode, GregorError } from '@gregor/common';
+import { readBatchHeader, MIN_BATCH_SIZE, type BatchHeader } from './batch-scan.js';
+import { DELETED_FILE_SUFFIX, indexFileName, logFileName, timeIndexFileName } from './file-names.js';
+import { OffsetIndex } from './offset-index.js';
+import { TimeIndex } from './time-index.js';
+import { readFully, writeFully, type SegmentIo } from './segment-io.js';
+
+export interface SegmentOptions {
+  indexIntervalBytes: number;
+  maxIndexBytes: number;
+  io: SegmentIo;
+}
+
+/** Running state rebuilt from batches; restored as a whole when an append is rolled back. */
+interface SegmentState {
+  size: number;
+  nextOffset: number;
+  maxTimestamp: number;
+  offsetOfMaxTimestamp: number;
+  bytesSinceLastIndexEntry: number;
+}
+
+export function storageError(message: string, cause: unknown): GregorError {
+  const detail = cause instanceof Error ? `: ${cause.message}` : '';
+  return new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, `${message}${detail}`, { cause });
+}
+
+/**
+ * One segment of a partition log: `<base>.log` with its `.index` and `.timeindex`. Batches within a segment
+ * are contiguous from the base offset, which recovery relies on to spot damaged offset fields.
+ */
+export class LogSegment {
+  readonly dir: string;
+  readonly baseOffset: number;
+  readonly offsetIndex: OffsetIndex;
+  readonly timeIndex: TimeIndex;
+  /** Wall-clock time the segment was created or loaded; `segment.ms` rolls are measured from it. */
+  readonly createdMs: number;
+  #io: SegmentIo;
+  #fd: number;
+  #logPath: string;
+  #indexIntervalBytes: number;
+  #state: SegmentState;
+  #closed = false;
+
+  /** Opens the files of a segment, creating them if absent; `fresh` empties them. Existing state must then be loaded or recovered. */
+  constructor(dir: string, baseOffset: number, options: SegmentOptions, fresh: boolean, nowMs: number) {
+    this.dir = dir;
+    this.baseOffset = baseOffset;
+    this.createdMs = nowMs;
+    this.#io = options.io;
+    this.#indexIntervalBytes = options.indexIntervalBytes;
+    this.#logPath = join(dir, logFileName(baseOffset));
+    this.#fd = this.#io.openSync(this.#logPath, fresh || !existsSync(this.#logPath) ? 'w+' : 'r+');
+    this.offsetIndex = new OffsetIndex(join(dir, indexFileName(baseOffset)), baseOffset, options.maxIndexBytes, this.#io, fresh);
+    this.timeIndex = new TimeIndex(join(dir, timeIndexFileName(baseOffset)), baseOffset, options.maxIndexBytes, this.#io, fresh);
+    this.#state = { size: 0, nextOffset: baseOffset, maxTimestamp: -1, offsetOfMaxTimestamp: baseOffset, bytesSinceLastIndexEntry: 0 };
+    if (!fresh) this.#state.size = this.fileSize();
+  }
+
+  get logPath(): string {
+    return this.#logPath;
+  }
+  get size(): number {
+    return this.#state.size;
+  }
+  /** Offset after the last batch; the base offset when empty. */
+  get nextOffset(): number {
+    return this.#state.nextOffset;
+  }
+  /** Largest batch maxTimestamp, -1 if no batch has one. */
+  get maxTimestamp(): number {
+    return this.#state.maxTimestamp;
+  }
+  isEmpty(): boolean {
+    return this.#state.size === 0;
+  }
+
+  /** What retention compares against: the largest timestamp, or the file's mtime if the batches carry none (as Kafka). */
+  largestTimestamp(): number {
+    return this.#state.maxTimestamp >= 0 ? this.#state.maxTimestamp : this.#io.fstatSync(this.#fd).mtimeMs;
+  }
+
+  fileSize(): number {
+    return this.#io.fstatSync(this.#fd).size;
+  }
+
+  isIndexFull(): boolean {
+    return this.offsetIndex.isFull() || this.timeIndex.isFull();
+  }
+
+  /**
+   * Appends whole batches whose offsets are already assigned; `batches` give their positions within `records`.
+   * On failure the file and indexes are cut back to where they were and a KAFKA_STORAGE_ERROR is thrown.
+   */
+  append(records: Buffer, batches: readonly BatchHeader[]): void {
+    const saved = { ...this.#state };
+    try {
+      writeFully(this.#io, this.#fd, records, saved.size);
+      this.#state.size += records.length;
+      for (const b of batches) this.indexBatch({ ...b, position: saved.size + b.position });
+    } catch (err) {
+      this.#rollBack(saved);
+      throw storageError(`append to ${this.#logPath} at byte ${saved.size} failed`, err);
+    }
+  }
+
+  /** Updates running state and the sparse indexes for a batch already in the file (append and recovery). */
+  indexBatch(b: BatchHeader): void {
+    const s = this.#state;
+    if (b.maxTimestamp > s.maxTimestamp) {
+      s.maxTimestamp = b.maxTimestamp;
+      s.offsetOfMaxTimestamp = b.baseOffset;
+    }
+    if (s.bytesSinceLastIndexEntry > this.#indexIntervalBytes) {
+      this.offsetIndex.append(b.lastOffset, b.position);
+      if (s.maxTimestamp >= 0) this.timeIndex.maybeAppend(s.maxTimestamp, s.offsetOfMaxTimestamp);
+      s.bytesSinceLastIndexEntry = 0;
+    }
+    s.bytesSinceLastIndexEntry += b.size;
+    s.nextOffset = b.lastOffset + 1;
+  }
+
+  /** Empties both indexes and the running state, keeping the log bytes (recovery then re-indexes them). */
+  resetIndexes(): void {
+    this.offsetIndex.reset();
+    this.timeIndex.reset();
+    this.#state = { size: this.#state.size, nextOffset: this.baseOffset, maxTimestamp: -1, offsetOfMaxTimestamp: this.baseOffset, bytesSinceLastIndexEntry: 0 };
+  }
+
+  /**
+   * Loads the index files of a cleanly closed segment and derives the running state from the batches after the
+   * last index entry. Returns false if anything is inconsistent; the caller then recovers the segment.
+   */
+  loadIndexes(): boolean {
+    if (!this.offsetIndex.load(this.#state.size)) return false;
+    const last = this.offsetIndex.lastEntry();
+    const tail = this.#scanTail(last?.position ?? 0, last?.offset);
+    if (!tail) return false;
+    if (!this.timeIndex.load(tail.nextOffset)) return false;
+    this.#applyTail(tail);
+    return true;
+  }
+
+  /** Header of the batch at `position`, or null at end of file or before a partial header. */
+  readHeaderAt(position: number): BatchHeader | null {
+    if (position + BATCH_HEADER_SIZE > this.#state.size) return null;
+    const buf = readFully(this.#io, this.#fd, position, BATCH_HEADER_SIZE);
+    if (buf.length < BATCH_HEADER_SIZE) return null;
+    return readBatchHeader(buf, 0, position);
+  }
+
+  readBytes(position: number, length: number): Buffer {
+    return readFully(this.#io, this.#fd, position, Math.max(0, Math.min(length, this.#state.size - position)));
+  }
+
+  /** The first batch whose last offset is >= `offset`, found from the index then scanned forward. */
+  translateOffset(offset: number): BatchHeader | null {
+    let position = this.offsetIndex.lookup(offset).position;
+    for (let h = this.readHeaderAt(position); h; h = this.readHeaderAt(position)) {
+      if (h.lastOffset >= offset) return h;
+      position += h.size;
+    }
+    return null;
+  }
+
+  /** The first batch whose maxTimestamp is >= `timestamp`. */
+  findBatchByTimestamp(timestamp: number): BatchHeader | null {
+    if (this.#state.maxTimestamp < timestamp) return null;
+    const before = this.timeIndex.lastEntryBefore(timestamp);
+    let position = before ? this.offsetIndex.lookup(before.offset).position : 0;
+    for (let h = this.readHeaderAt(position); h; h = this.readHeaderAt(position)) {
+      if (h.maxTimestamp >= timestamp) return h;
+      position += h.size;
+    }
+    return null;
+  }
+
+  /** Drops every batch holding offsets >= `offset` (a batch containing it goes whole). Returns bytes removed. */
+  truncateTo(offset: number): number {
+    const h = this.translateOffset(offset);
+    if (!h) return 0;
+    return this.truncateToPosition(h.position);
+  }
+
+  /**
+   * Cuts the log at `position` (a batch boundary; `cutOffset` is the first offset removed) and the indexes
+   * with it, then re-derives the running state.
+   */
+  truncateToPosition(position: number, cutOffset = this.readHeaderAt(position)?.baseOffset ?? this.#state.nextOffset): number {
+    const removed = this.fileSize() - position;
+    try {
+      this.#io.ftruncateSync(this.#fd, position);
+    } catch (err) {
+      throw storageError(`truncating ${this.#logPath} to ${position} failed`, err);
+    }
+    this.#state.size = position;
+    this.offsetIndex.truncateToPosition(position);
+    this.timeIndex.truncateTo(cutOffset);
+    const last = this.offsetIndex.lastEntry();
+    const tail = this.#scanTail(last?.position ?? 0, last?.offset);
+    if (tail) this.#applyTail(tail);
+    return removed;
+  }
+
+  /** Called at roll: a final time index entry so a closed segment's largest timestamp is in its index. */
+  onBecomeInactive(): void {
+    if (this.#state.maxTimestamp >= 0) this.timeIndex.maybeAppend(this.#state.maxTimestamp, this.#state.offsetOfMaxTimestamp);
+  }
+
+  flush(): void {
+    try {
+      this.#io.fsyncSync(this.#fd);
+      this.offsetIndex.flush();
+      this.timeIndex.flush();
+    } catch (err) {
+      throw storageError(`flushing ${this.#logPath} failed`, err);
+    }
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#io.closeSync(this.#fd);
+    this.offsetIndex.close();
+    this.timeIndex.close();
+  }
+
+  /** Closes and renames the files to `*.deleted`; returns the new paths for the delayed removal. */
+  renameToDeleted(): string[] {
+    this.close();
+    const renamed: string[] = [];
+    for (const path of [this.#logPath, this.offsetIndex.path, this.timeIndex.path]) {
+      if (!existsSync(path)) continue;
+      renameSync(path, path + DELETED_FILE_SUFFIX);
+      renamed.push(path + DELETED_FILE_SUFFIX);
+    }
+    return renamed;
+  }
+
+  deleteFiles(): void {
+    this.close();
+    for (const path of [this.#logPath, this.offsetIndex.path, this.timeIndex.path]) rmSync(path, { force: true });
+  }
+
+  /**
+   * Walks batch headers from `position` (where the last index entry points, whose offset should be
+   * `expectedLastOffset`) to the end. Null if a header is cut off or inconsistent.
+   */
+  #scanTail(position: number, expectedLastOffset: number | undefined): (SegmentState & { tailStart: number }) | null {
+    const tail = { ...this.#state, tailStart: position, nextOffset: this.baseOffset, maxTimestamp: -1, offsetOfMaxTimestamp: this.baseOffset, bytesSinceLastIndexEntry: 0 };
+    const lastTime = this.timeIndex.lastEntry();
+    if (lastTime) {
+      tail.maxTimestamp = lastTime.timestamp;
+      tail.offsetOfMaxTimestamp = lastTime.offset;
+    }
+    let pos = position;
+    let first = true;
+    while (pos < this.#state.size) {
+      const h = this.readHeaderAt(pos);
+      if (!h || h.size < MIN_BATCH_SIZE || pos + h.size > this.#state.size) return null;
+      if (first && expectedLastOffset !== undefined && h.lastOffset !== expectedLastOffset) return null;
+      if (h.baseOffset < tail.nextOffset && !first) return null;
+      first = false;
+      if (h.maxTimestamp > tail.maxTimestamp) {
+        tail.maxTimestamp = h.maxTimestamp;
+        tail.offsetOfMaxTimestamp = h.baseOffset;
+      }
+      tail.nextOffset = h.lastOffset + 1;
+      pos += h.size;
+    }
+    tail.bytesSinceLastIndexEntry = pos - position;
+    return tail;
+  }
+
+  #applyTail(tail: SegmentState): void {
+    this.#state = {
+      size: this.#state.size,
+      nextOffset: tail.nextOffset,
+      maxTimestamp: tail.maxTimestamp,
+      offsetOfMaxTimestamp: tail.offsetOfMaxTimestamp,
+      bytesSinceLastIndexEntry: tail.bytesSinceLastIndexEntry,
+    };
+  }
+
+  #rollBack(saved: SegmentState): void {
+    try {
+      this.#io.ftruncateSync(this.#fd, saved.size);
+      this.offsetIndex.truncateToPosition(saved.size);
+      this.timeIndex.truncateTo(saved.nextOffset);
+    } catch {
+      // The original failure is reported; recovery at the next start cuts whatever is left.
+    }
+    this.#state = saved;
+  }
+}
