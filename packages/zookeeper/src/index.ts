@@ -1,3 +1,17 @@
 export { ZkClient, type ZkClientOptions } from './zk-client.js';
+export { ZkSession, type ZkSessionOptions, type NewSessionHandler } from './zk-session.js';
 export { ZkError, ZkErrorCode, zkErrorName, isZkError } from './zk-errors.js';
 export type { ZkStat, ZkCreateMode, ZkData, ZkOp, ZkOpResult, ZkWatchEvent, ZkWatchEventType, ZkWatcher } from './zk-types.js';
+export * as zkPaths from './paths.js';
+export * from './paths.js';
+export * from './data.js';
+export {
+  KafkaZkClient,
+  type ZkClientSource,
+  type RegisteredBroker,
+  type ControllerElection,
+  type PartitionStateWithVersion,
+  type PartitionStateToCreate,
+  type PartitionStateCreateResult,
+} from './kafka-zk-client.js';
+export { TopicExistsError, ControllerMovedError, BrokerIdInUseError } from './kafka-zk-errors.js';

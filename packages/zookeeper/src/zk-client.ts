@@ -28,6 +28,8 @@ export interface ZkClientOptions {
   /** Every operation fails with TimeoutError after this long. Default 10000. */
   operationTimeoutMs?: number;
   logger?: Logger;
+  /** Aborts connect() (it then rejects). */
+  signal?: AbortSignal;
 }
 
 const CREATE_MODES: Record<ZkCreateMode, number> = {
@@ -108,16 +110,23 @@ export class ZkClient extends EventEmitter {
         spinDelay: 200,
         retries: 0,
       });
+      const signal = options.signal;
       const connected = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), Math.max(1, Math.min(attemptMs, deadline - Date.now())));
-        raw.once('connected', () => {
+        const done = (ok: boolean): void => {
           clearTimeout(timer);
-          resolve(true);
-        });
-        raw.connect();
+          signal?.removeEventListener('abort', onAbort);
+          resolve(ok);
+        };
+        const onAbort = (): void => done(false);
+        const timer = setTimeout(onAbort, Math.max(1, Math.min(attemptMs, deadline - Date.now())));
+        signal?.addEventListener('abort', onAbort, { once: true });
+        raw.once('connected', () => done(true));
+        if (signal?.aborted) onAbort();
+        else raw.connect();
       });
-      if (connected) return new ZkClient(raw, options, logger);
+      if (connected && !signal?.aborted) return new ZkClient(raw, options, logger);
       abandon(raw);
+      if (signal?.aborted) throw new Error('ZooKeeper connect aborted');
       if (Date.now() >= deadline) {
         throw new TimeoutError(`could not connect to ZooKeeper at ${options.connectString} within ${connectTimeoutMs} ms`);
       }
@@ -129,6 +138,11 @@ export class ZkClient extends EventEmitter {
   /** Session id as 16 hex digits. */
   get sessionId(): string {
     return this.#raw.getSessionId().toString('hex');
+  }
+
+  /** Session id as a number, comparable with ZkStat.ephemeralOwner. */
+  get sessionIdValue(): bigint {
+    return this.#raw.getSessionId().readBigInt64BE(0);
   }
 
   get closed(): boolean {

@@ -1,0 +1,382 @@
+import { sleep } from '@gregor/common';
+import type { ZkClient } from './zk-client.js';
+import { ZkError, ZkErrorCode } from './zk-errors.js';
+import type { ZkOp, ZkStat, ZkWatcher } from './zk-types.js';
+import { BrokerIdInUseError, ControllerMovedError, TopicExistsError } from './kafka-zk-errors.js';
+import * as paths from './paths.js';
+import {
+  decodeBrokerRegistration,
+  decodeClusterId,
+  decodeController,
+  decodeControllerEpoch,
+  decodeIsrChangeNotification,
+  decodePartitionState,
+  decodePreferredReplicaElection,
+  decodeReassignment,
+  decodeTopicAssignment,
+  decodeTopicConfig,
+  encodeBrokerRegistration,
+  encodeClusterId,
+  encodeController,
+  encodeControllerEpoch,
+  encodeIsrChangeNotification,
+  encodePartitionState,
+  encodeTopicAssignment,
+  encodeTopicConfig,
+  generateClusterId,
+  type BrokerRegistration,
+  type PartitionReassignment,
+  type PartitionState,
+  type ReplicaAssignment,
+  type TopicAssignment,
+  type TopicConfig,
+  type TopicPartition,
+} from './data.js';
+
+/** Where the current ZkClient comes from: a fixed client, or a ZkSession that replaces it after expiry. */
+export type ZkClientSource = ZkClient | { readonly client: ZkClient };
+
+export interface RegisteredBroker extends BrokerRegistration {
+  /** czxid of the registration znode: Kafka's broker epoch (KIP-380). */
+  epoch: bigint;
+}
+
+export interface ControllerElection {
+  elected: boolean;
+  /** The controller after the attempt; null if none (it vanished while we looked). */
+  controllerId: number | null;
+  epoch: number;
+  /** zkVersion of /controller_epoch: every controller write is fenced on it. */
+  epochZkVersion: number;
+}
+
+export interface PartitionStateWithVersion {
+  state: PartitionState;
+  zkVersion: number;
+}
+
+export interface PartitionStateToCreate extends TopicPartition {
+  state: PartitionState;
+}
+
+export interface PartitionStateCreateResult extends TopicPartition {
+  /** 0 on success, null on failure. */
+  zkVersion: number | null;
+  error: Error | null;
+}
+
+function isCode(error: unknown, code: number): boolean {
+  return error instanceof ZkError && error.zkCode === code;
+}
+
+/** Kafka's KafkaZkClient: every read and write of Kafka's znodes, on top of ZkClient. */
+export class KafkaZkClient {
+  #source: ZkClientSource;
+
+  constructor(source: ZkClientSource) {
+    this.#source = source;
+  }
+
+  get zk(): ZkClient {
+    const source = this.#source;
+    return 'client' in source ? source.client : source;
+  }
+
+  /** Creates the persistent parents every broker relies on. */
+  async ensurePersistentPaths(): Promise<void> {
+    for (const path of paths.persistentPaths) await this.zk.mkdirp(path);
+  }
+
+  /** Reads /cluster/id, creating it with `proposedId` (default: a fresh one) if absent. */
+  async getOrCreateClusterId(proposedId: string = generateClusterId()): Promise<string> {
+    const existing = await this.zk.getDataOrNull(paths.clusterIdPath);
+    if (existing) return decodeClusterId(existing.data);
+    await this.zk.mkdirp('/cluster');
+    if (await this.zk.createIfAbsent(paths.clusterIdPath, encodeClusterId(proposedId))) return proposedId;
+    return decodeClusterId((await this.zk.getData(paths.clusterIdPath)).data);
+  }
+
+  // ---- brokers ----------------------------------------------------------------------------------
+
+  /**
+   * Creates the ephemeral /brokers/ids/<id>; returns the broker epoch (czxid).
+   * A node left by our own previous session vanishes within a session timeout: wait for it (bounded).
+   */
+  async registerBroker(broker: Omit<BrokerRegistration, 'timestamp'> & { timestamp?: number }, options: { waitForStaleMs?: number } = {}): Promise<bigint> {
+    const zk = this.zk;
+    const path = paths.brokerPath(broker.brokerId);
+    const data = encodeBrokerRegistration({ ...broker, timestamp: broker.timestamp ?? Date.now() });
+    const deadline = Date.now() + (options.waitForStaleMs ?? zk.sessionTimeoutMs + 2000);
+    for (;;) {
+      try {
+        await zk.create(path, data, 'ephemeral');
+        const stat = await zk.exists(path);
+        if (!stat) throw new ZkError(ZkErrorCode.NO_NODE, path);
+        return stat.czxid;
+      } catch (error) {
+        if (!isCode(error, ZkErrorCode.NODE_EXISTS)) throw error;
+      }
+      const stat = await zk.exists(path);
+      if (stat && stat.ephemeralOwner === zk.sessionIdValue) {
+        await zk.setData(path, data); // already ours in this session: refresh the data
+        return stat.czxid;
+      }
+      if (Date.now() >= deadline) throw new BrokerIdInUseError(broker.brokerId);
+      await sleep(Math.min(200, Math.max(1, deadline - Date.now())));
+    }
+  }
+
+  async getBrokerIds(watcher?: ZkWatcher): Promise<number[]> {
+    const children = await this.zk.getChildren(paths.brokerIdsPath, watcher);
+    return children.map(Number).filter(Number.isInteger).sort((a, b) => a - b);
+  }
+
+  async getBroker(brokerId: number): Promise<RegisteredBroker | null> {
+    const node = await this.zk.getDataOrNull(paths.brokerPath(brokerId));
+    return node ? { ...decodeBrokerRegistration(brokerId, node.data), epoch: node.stat.czxid } : null;
+  }
+
+  /** Every registered broker, sorted by id (a broker that vanishes while we read is left out). */
+  async getAllBrokers(): Promise<RegisteredBroker[]> {
+    const ids = await this.getBrokerIds();
+    const brokers = await Promise.all(ids.map((id) => this.getBroker(id)));
+    return brokers.filter((b): b is RegisteredBroker => b !== null);
+  }
+
+  // ---- controller -------------------------------------------------------------------------------
+
+  /** The controller's broker id, or null; a watcher fires when /controller is created, changed or deleted. */
+  async getControllerId(watcher?: ZkWatcher): Promise<number | null> {
+    if (watcher) {
+      // exists() sets the watch even when the node is absent, unlike getData().
+      const stat = await this.zk.exists(paths.controllerPath, watcher);
+      if (!stat) return null;
+    }
+    const node = await this.zk.getDataOrNull(paths.controllerPath);
+    return node ? decodeController(node.data).brokerId : null;
+  }
+
+  async getControllerEpoch(): Promise<{ epoch: number; zkVersion: number } | null> {
+    const node = await this.zk.getDataOrNull(paths.controllerEpochPath);
+    return node ? { epoch: decodeControllerEpoch(node.data), zkVersion: node.stat.version } : null;
+  }
+
+  /**
+   * Kafka 2.4's election: one multi creates the ephemeral /controller and bumps /controller_epoch conditional on
+   * its zkVersion. On NODE_EXISTS / BAD_VERSION someone else won: re-read and report the winner.
+   */
+  async tryElectController(brokerId: number): Promise<ControllerElection> {
+    const zk = this.zk;
+    const current = await zk.getDataOrNull(paths.controllerPath);
+    if (current) return this.#describeController(brokerId, current.stat, decodeController(current.data).brokerId, null);
+
+    let epochNode = await this.getControllerEpoch();
+    if (!epochNode) {
+      await zk.createIfAbsent(paths.controllerEpochPath, encodeControllerEpoch(0));
+      epochNode = await this.getControllerEpoch();
+      if (!epochNode) throw new ZkError(ZkErrorCode.NO_NODE, paths.controllerEpochPath);
+    }
+    const newEpoch = epochNode.epoch + 1;
+    try {
+      const results = await zk.multi([
+        { type: 'create', path: paths.controllerPath, data: encodeController(brokerId), mode: 'ephemeral' },
+        { type: 'setData', path: paths.controllerEpochPath, data: encodeControllerEpoch(newEpoch), version: epochNode.zkVersion },
+      ]);
+      const set = results[1];
+      if (set?.type !== 'setData') throw new Error('unexpected multi result');
+      return { elected: true, controllerId: brokerId, epoch: newEpoch, epochZkVersion: set.stat.version };
+    } catch (error) {
+      if (!isCode(error, ZkErrorCode.NODE_EXISTS) && !isCode(error, ZkErrorCode.BAD_VERSION)) throw error;
+    }
+    const winner = await zk.getDataOrNull(paths.controllerPath);
+    if (!winner) {
+      const epoch = await this.getControllerEpoch();
+      return { elected: false, controllerId: null, epoch: epoch?.epoch ?? 0, epochZkVersion: epoch?.zkVersion ?? -1 };
+    }
+    return this.#describeController(brokerId, winner.stat, decodeController(winner.data).brokerId, newEpoch);
+  }
+
+  /** We count as controller only if the node is ours, in this session, and (after a race) the epoch is the one we wrote. */
+  async #describeController(brokerId: number, stat: ZkStat, controllerId: number, expectedEpoch: number | null): Promise<ControllerElection> {
+    const epoch = await this.getControllerEpoch();
+    const ours = controllerId === brokerId && stat.ephemeralOwner === this.zk.sessionIdValue;
+    const elected = ours && epoch !== null && (expectedEpoch === null || epoch.epoch === expectedEpoch);
+    return { elected, controllerId, epoch: epoch?.epoch ?? 0, epochZkVersion: epoch?.zkVersion ?? -1 };
+  }
+
+  /** Deletes /controller if it is ours (controller resignation on shutdown). */
+  async resignController(brokerId: number): Promise<void> {
+    const node = await this.zk.getDataOrNull(paths.controllerPath);
+    if (!node || decodeController(node.data).brokerId !== brokerId || node.stat.ephemeralOwner !== this.zk.sessionIdValue) return;
+    try {
+      await this.zk.delete(paths.controllerPath, node.stat.version);
+    } catch (error) {
+      if (!isCode(error, ZkErrorCode.NO_NODE) && !isCode(error, ZkErrorCode.BAD_VERSION)) throw error;
+    }
+  }
+
+  // ---- topics -----------------------------------------------------------------------------------
+
+  /** Writes /config/topics/T, then /brokers/topics/T (the controller's child watch picks it up). */
+  async createTopic(topic: string, assignment: ReplicaAssignment, config: TopicConfig = {}): Promise<void> {
+    const zk = this.zk;
+    if (await zk.exists(paths.topicPath(topic))) throw new TopicExistsError(topic);
+    await this.setTopicConfig(topic, config);
+    try {
+      await zk.create(paths.topicPath(topic), encodeTopicAssignment(assignment));
+    } catch (error) {
+      if (isCode(error, ZkErrorCode.NODE_EXISTS)) throw new TopicExistsError(topic);
+      throw error;
+    }
+  }
+
+  async getAllTopics(watcher?: ZkWatcher): Promise<string[]> {
+    return (await this.zk.getChildren(paths.topicsPath, watcher)).sort();
+  }
+
+  async getTopicAssignment(topic: string, watcher?: ZkWatcher): Promise<{ assignment: TopicAssignment; zkVersion: number } | null> {
+    const node = await this.zk.getDataOrNull(paths.topicPath(topic), watcher);
+    return node ? { assignment: decodeTopicAssignment(topic, node.data), zkVersion: node.stat.version } : null;
+  }
+
+  /** Conditional on the assignment's zkVersion (and, for the controller, on /controller_epoch). Returns the new zkVersion. */
+  async setTopicAssignment(topic: string, assignment: TopicAssignment | ReplicaAssignment, expectedVersion: number, controllerEpochZkVersion?: number): Promise<number> {
+    return this.#fencedSetData(paths.topicPath(topic), encodeTopicAssignment(assignment), expectedVersion, controllerEpochZkVersion);
+  }
+
+  async getTopicConfig(topic: string): Promise<TopicConfig> {
+    const node = await this.zk.getDataOrNull(paths.configTopicsPath(topic));
+    return node ? decodeTopicConfig(topic, node.data) : {};
+  }
+
+  async setTopicConfig(topic: string, config: TopicConfig): Promise<void> {
+    const path = paths.configTopicsPath(topic);
+    const data = encodeTopicConfig(config);
+    if (!(await this.zk.createIfAbsent(path, data))) await this.zk.setData(path, data);
+  }
+
+  // ---- partition state --------------------------------------------------------------------------
+
+  async getPartitionState(topic: string, partition: number, watcher?: ZkWatcher): Promise<PartitionStateWithVersion | null> {
+    const node = await this.zk.getDataOrNull(paths.partitionStatePath(topic, partition), watcher);
+    return node ? { state: decodePartitionState(topic, partition, node.data), zkVersion: node.stat.version } : null;
+  }
+
+  async getPartitionIds(topic: string): Promise<number[]> {
+    try {
+      return (await this.zk.getChildren(paths.topicPartitionsPath(topic))).map(Number).sort((a, b) => a - b);
+    } catch (error) {
+      if (isCode(error, ZkErrorCode.NO_NODE)) return [];
+      throw error;
+    }
+  }
+
+  /** Controller: creates the state znodes of new partitions, each fenced on /controller_epoch (pipelined). */
+  async createPartitionStates(states: PartitionStateToCreate[], controllerEpochZkVersion: number): Promise<PartitionStateCreateResult[]> {
+    const zk = this.zk;
+    return Promise.all(
+      states.map(async ({ topic, partition, state }): Promise<PartitionStateCreateResult> => {
+        try {
+          await zk.mkdirp(paths.topicPartitionPath(topic, partition));
+          await zk.multi([
+            { type: 'check', path: paths.controllerEpochPath, version: controllerEpochZkVersion },
+            { type: 'create', path: paths.partitionStatePath(topic, partition), data: encodePartitionState(state) },
+          ]);
+          return { topic, partition, zkVersion: 0, error: null };
+        } catch (error) {
+          return { topic, partition, zkVersion: null, error: this.#fencingError(error, controllerEpochZkVersion) };
+        }
+      }),
+    );
+  }
+
+  /**
+   * Conditional on the state's zkVersion; with `controllerEpochZkVersion` also on /controller_epoch (controller writes),
+   * so a zombie controller's write fails with ControllerMovedError. Returns the new zkVersion.
+   */
+  async updatePartitionState(topic: string, partition: number, state: PartitionState, expectedZkVersion: number, controllerEpochZkVersion?: number): Promise<number> {
+    return this.#fencedSetData(paths.partitionStatePath(topic, partition), encodePartitionState(state), expectedZkVersion, controllerEpochZkVersion);
+  }
+
+  // ---- topic deletion ---------------------------------------------------------------------------
+
+  async markTopicForDeletion(topic: string): Promise<void> {
+    await this.zk.createIfAbsent(paths.deleteTopicsPath(topic));
+  }
+
+  async getTopicsMarkedForDeletion(watcher?: ZkWatcher): Promise<string[]> {
+    return (await this.zk.getChildren(paths.deleteTopicsRootPath, watcher)).sort();
+  }
+
+  /** Controller, once every replica is gone: removes the topic, its config, and the deletion marker. */
+  async deleteTopicZnodes(topic: string): Promise<void> {
+    await this.zk.deleteRecursive(paths.topicPath(topic));
+    await this.zk.deleteRecursive(paths.configTopicsPath(topic));
+    await this.zk.deleteRecursive(paths.deleteTopicsPath(topic));
+  }
+
+  // ---- notifications and admin requests --------------------------------------------------------
+
+  /** Partition leader: one sequential /isr_change_notification/isr_change_<seq> node; returns its path. */
+  createIsrChangeNotification(partitions: TopicPartition[]): Promise<string> {
+    return this.zk.create(`${paths.isrChangeNotificationPath}/${paths.isrChangeNotificationPrefix}`, encodeIsrChangeNotification(partitions), 'persistent_sequential');
+  }
+
+  /** Sequence node names, oldest first. */
+  async getIsrChangeNotifications(watcher?: ZkWatcher): Promise<string[]> {
+    return (await this.zk.getChildren(paths.isrChangeNotificationPath, watcher)).filter((c) => c.startsWith(paths.isrChangeNotificationPrefix)).sort();
+  }
+
+  /** The partitions named by one notification; [] if it was deleted meanwhile. */
+  async getIsrChangeNotification(sequenceNode: string): Promise<TopicPartition[]> {
+    const node = await this.zk.getDataOrNull(paths.isrChangeNotificationSequencePath(sequenceNode));
+    return node ? decodeIsrChangeNotification(node.data) : [];
+  }
+
+  async deleteIsrChangeNotifications(sequenceNodes: string[]): Promise<void> {
+    await Promise.all(sequenceNodes.map((n) => this.zk.deleteRecursive(paths.isrChangeNotificationSequencePath(n))));
+  }
+
+  /** The pending reassignment, or null; a watcher fires on creation, change or deletion. */
+  async getPartitionReassignment(watcher?: ZkWatcher): Promise<PartitionReassignment[] | null> {
+    if (watcher && !(await this.zk.exists(paths.reassignPartitionsPath, watcher))) return null;
+    const node = await this.zk.getDataOrNull(paths.reassignPartitionsPath);
+    return node ? decodeReassignment(node.data) : null;
+  }
+
+  async getPreferredReplicaElection(watcher?: ZkWatcher): Promise<TopicPartition[] | null> {
+    if (watcher && !(await this.zk.exists(paths.preferredReplicaElectionPath, watcher))) return null;
+    const node = await this.zk.getDataOrNull(paths.preferredReplicaElectionPath);
+    return node ? decodePreferredReplicaElection(node.data) : null;
+  }
+
+  async deleteAdminPath(path: typeof paths.reassignPartitionsPath | typeof paths.preferredReplicaElectionPath): Promise<void> {
+    await this.zk.deleteRecursive(path);
+  }
+
+  // ---- fencing ----------------------------------------------------------------------------------
+
+  async #fencedSetData(path: string, data: Buffer, expectedVersion: number, controllerEpochZkVersion: number | undefined): Promise<number> {
+    if (controllerEpochZkVersion === undefined) return (await this.zk.setData(path, data, expectedVersion)).version;
+    const ops: ZkOp[] = [
+      { type: 'check', path: paths.controllerEpochPath, version: controllerEpochZkVersion },
+      { type: 'setData', path, data, version: expectedVersion },
+    ];
+    try {
+      const results = await this.zk.multi(ops);
+      const set = results[1];
+      if (set?.type !== 'setData') throw new Error('unexpected multi result');
+      return set.stat.version;
+    } catch (error) {
+      throw this.#fencingError(error, controllerEpochZkVersion);
+    }
+  }
+
+  /** A failed check on /controller_epoch (op 0) means another controller took over. */
+  #fencingError(error: unknown, controllerEpochZkVersion: number): Error {
+    if (error instanceof ZkError && error.opIndex === 0 && error.path === paths.controllerEpochPath) {
+      return new ControllerMovedError(`controller epoch zkVersion ${controllerEpochZkVersion} is stale: another broker is controller (${error.zkCodeName})`);
+    }
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
