@@ -52,6 +52,7 @@ interface TransactionInternals {
 }
 interface ConnectionManagerInternals {
   socket?: { destroy(): void };
+  connectTimeoutHandler?: NodeJS.Timeout;
   connect(): void;
 }
 
@@ -60,17 +61,13 @@ function toZkError(error: unknown, path: string): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-/** Stops a library client for good, even one whose server hangs or that is between reconnect attempts. */
+/** Stops a library client for good without telling the server (a hung server, a crash in tests), even mid-reconnect. */
 function abandon(raw: Client): void {
   const manager = (raw as unknown as { connectionManager: ConnectionManagerInternals }).connectionManager;
-  manager.connect = () => {}; // no reconnect after this point
+  manager.connect = () => {}; // the socket's close handler would reconnect
+  clearTimeout(manager.connectTimeoutHandler);
   raw.removeAllListeners();
   raw.on('state', () => {});
-  try {
-    raw.close();
-  } catch {
-    // closing a half-open client may throw; the socket is dropped below anyway
-  }
   manager.socket?.destroy();
 }
 

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '@gregor/common';
+import { startTestZooKeeper, type TestZooKeeper } from './test-zookeeper.js';
+import { KafkaZkClient } from './kafka-zk-client.js';
+import { ControllerMovedError, TopicExistsError } from './kafka-zk-errors.js';
+import { ZkError, ZkErrorCode } from './zk-errors.js';
+import type { ZkWatchEvent } from './zk-types.js';
+
+let zk: TestZooKeeper;
+let kafka: KafkaZkClient;
+beforeAll(async () => {
+  zk = await startTestZooKeeper();
+  kafka = new KafkaZkClient(await zk.client());
+  await kafka.ensurePersistentPaths();
+});
+afterAll(async () => {
+  await zk?.stop();
+});
+
+const endpoint = (port: number) => ({ listener: 'PLAINTEXT', host: '127.0.0.1', port, securityProtocol: 'PLAINTEXT' });
+
+describe('KafkaZkClient', () => {
+  it('ensures persistent paths and one cluster id', async () => {
+    await kafka.ensurePersistentPaths(); // idempotent
+    for (const path of ['/consumers', '/brokers/ids', '/brokers/topics', '/config/topics', '/admin/delete_topics', '/isr_change_notification']) {
+      expect(await kafka.zk.exists(path)).not.toBeNull();
+    }
+    const id = await kafka.getOrCreateClusterId();
+    expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const other = new KafkaZkClient(await zk.client());
+    expect(await other.getOrCreateClusterId()).toBe(id);
+    expect(JSON.parse((await kafka.zk.getData('/cluster/id')).data.toString())).toEqual({ version: '1', id });
+  });
+
+  it('registers brokers as ephemerals with Kafka JSON; epoch = czxid; a stale node of a dead session is waited for', async () => {
+    const c1 = await zk.client();
+    const b1 = new KafkaZkClient(c1);
+    const epoch = await b1.registerBroker({ brokerId: 1, endpoints: [endpoint(9092)], jmxPort: -1, rack: null, timestamp: 1588888888888 });
+    expect((await kafka.zk.getData('/brokers/ids/1')).data.toString()).toBe(
+      '{"listener_security_protocol_map":{"PLAINTEXT":"PLAINTEXT"},"endpoints":["PLAINTEXT://127.0.0.1:9092"],"jmx_port":-1,"host":"127.0.0.1","timestamp":"1588888888888","port":9092,"version":4}',
+    );
+    expect((await kafka.zk.exists('/brokers/ids/1'))!.ephemeralOwner).toBe(c1.sessionIdValue);
+    const b2 = new KafkaZkClient(await zk.client());
+    await b2.registerBroker({ brokerId: 2, endpoints: [endpoint(9093)], jmxPort: -1, rack: null });
+    expect((await kafka.getAllBrokers()).map((b) => [b.brokerId, b.endpoints[0]!.port])).toEqual([
+      [1, 9092],
+      [2, 9093],
+    ]);
+    expect((await kafka.getBroker(1))!.epoch).toBe(epoch);
+
+    // broker 1 "crashes": its session is dropped without closing; a new session waits for the old node to expire
+    c1.abandon();
+    const again = new KafkaZkClient(await zk.client());
+    const t0 = Date.now();
+    const newEpoch = await again.registerBroker({ brokerId: 1, endpoints: [endpoint(9094)], jmxPort: -1, rack: null }, { waitForStaleMs: 10_000 });
+    expect(Date.now() - t0).toBeGreaterThan(500);
+    expect(newEpoch).toBeGreaterThan(epoch);
+    expect((await kafka.getBroker(1))!.endpoints[0]!.port).toBe(9094);
+    // a live holder is not displaced
+    await expect(b2.registerBroker({ brokerId: 1, endpoints: [endpoint(1)], jmxPort: -1, rack: null }, { waitForStaleMs: 300 })).rejects.toThrow(/already registered/);
+  });
+
+  it('controller election: one wins, the loser sees it; the winner leaves → the other wins with a higher epoch', async () => {
+    const c1 = await zk.client();
+    const c2 = await zk.client();
+    const k1 = new KafkaZkClient(c1);
+    const k2 = new KafkaZkClient(c2);
+    const [r1, r2] = await Promise.all([k1.tryElectController(1), k2.tryElectController(2)]);
+    const winner = r1.elected ? r1 : r2;
+    const loser = r1.elected ? r2 : r1;
+    expect([r1.elected, r2.elected].filter(Boolean)).toHaveLength(1);
+    expect(loser.controllerId).toBe(winner.controllerId);
+    expect(loser.epoch).toBe(winner.epoch);
+    expect(await kafka.getControllerId()).toBe(winner.controllerId);
+    expect(await kafka.getControllerEpoch()).toEqual({ epoch: winner.epoch, zkVersion: winner.epochZkVersion });
+
+    const events: ZkWatchEvent[] = [];
+    await kafka.getControllerId((e) => void events.push(e));
+    const [winnerClient, loserKafka, loserId] = winner === r1 ? [c1, k2, 2] : [c2, k1, 1];
+    await winnerClient.close();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(events).toEqual([{ type: 'deleted', path: '/controller' }]);
+    const second = await loserKafka.tryElectController(loserId);
+    expect(second).toMatchObject({ elected: true, controllerId: loserId, epoch: winner.epoch + 1 });
+    expect(second.epochZkVersion).toBe(winner.epochZkVersion + 1);
+    // asking again while controller is idempotent
+    expect(await loserKafka.tryElectController(loserId)).toMatchObject({ elected: true, epoch: winner.epoch + 1 });
+    await loserKafka.resignController(loserId);
+    expect(await kafka.getControllerId()).toBeNull();
+  });
+
+  it('topics: create (typed TOPIC_ALREADY_EXISTS), assignment, config, partition states fenced by controller epoch', async () => {
+    const election = await kafka.tryElectController(9);
+    expect(election.elected).toBe(true);
+    await kafka.createTopic('orders', new Map([[0, [1, 2]], [1, [2, 1]]]), { 'retention.ms': '1000' });
+    const error = await kafka.createTopic('orders', new Map([[0, [1]]])).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TopicExistsError);
+    expect((error as TopicExistsError).code).toBe(ErrorCode.TOPIC_ALREADY_EXISTS);
+    expect(await kafka.getAllTopics()).toContain('orders');
+    expect(await kafka.getTopicConfig('orders')).toEqual({ 'retention.ms': '1000' });
+    const { assignment, zkVersion } = (await kafka.getTopicAssignment('orders'))!;
+    expect(assignment.partitions.get(1)).toEqual([2, 1]);
+    expect(await kafka.setTopicAssignment('orders', new Map([[0, [1, 2]], [1, [2, 1]], [2, [1, 2]]]), zkVersion, election.epochZkVersion)).toBe(zkVersion + 1);
+    await expect(kafka.setTopicAssignment('orders', new Map(), zkVersion)).rejects.toMatchObject({ zkCode: ZkErrorCode.BAD_VERSION });
+
+    const state = { leader: 1, leaderEpoch: 0, isr: [1, 2], controllerEpoch: election.epoch };
+    const created = await kafka.createPartitionStates(
+      [
+        { topic: 'orders', partition: 0, state },
+        { topic: 'orders', partition: 1, state: { ...state, leader: 2, isr: [2, 1] } },
+      ],
+      election.epochZkVersion,
+    );
+    expect(created.map((r) => [r.partition, r.zkVersion, r.error])).toEqual([
+      [0, 0, null],
+      [1, 0, null],
+    ]);
+    expect(await kafka.getPartitionIds('orders')).toEqual([0, 1]);
+    expect(await kafka.getPartitionState('orders', 0)).toEqual({ state, zkVersion: 0 });
+    expect(await kafka.getPartitionState('orders', 7)).toBeNull();
+
+    // the leader shrinks the ISR (not fenced on the controller epoch, only on the zkVersion)
+    const v1 = await kafka.updatePartitionState('orders', 0, { ...state, isr: [1] }, 0);
+    expect(v1).toBe(1);
+    await expect(kafka.updatePartitionState('orders', 0, state, 0)).rejects.toMatchObject({ zkCode: ZkErrorCode.BAD_VERSION });
+    // the controller elects a new leader, fenced on its epoch zkVersion
+    const v2 = await kafka.updatePartitionState('orders', 0, { ...state, leader: 2, leaderEpoch: 1, isr: [2] }, v1, election.epochZkVersion);
+    expect(v2).toBe(2);
+  });
+
+  it('a zombie controller cannot write partition state once another controller bumped the epoch', async () => {
+    const zombie = new KafkaZkClient(await zk.client());
+    const successor = new KafkaZkClient(await zk.client());
+    await kafka.resignController(9);
+    const old = await zombie.tryElectController(10);
+    expect(old.elected).toBe(true);
+    // the zombie's session "hangs"; its /controller goes away and the successor wins a higher epoch
+    await zombie.zk.delete('/controller');
+    const fresh = await successor.tryElectController(11);
+    expect(fresh).toMatchObject({ elected: true, epoch: old.epoch + 1 });
+
+    const current = (await zombie.getPartitionState('orders', 1))!;
+    const write = zombie.updatePartitionState('orders', 1, { ...current.state, leader: 1, leaderEpoch: 5 }, current.zkVersion, old.epochZkVersion);
+    await expect(write).rejects.toBeInstanceOf(ControllerMovedError);
+    await expect(write).rejects.toMatchObject({ code: ErrorCode.NOT_CONTROLLER });
+    expect(await zombie.getPartitionState('orders', 1)).toEqual(current); // untouched
+    const creates = await zombie.createPartitionStates([{ topic: 'orders', partition: 2, state: current.state }], old.epochZkVersion);
+    expect(creates[0]!.error).toBeInstanceOf(ControllerMovedError);
+    expect(await zombie.getPartitionState('orders', 2)).toBeNull();
+    // the real controller's write goes through
+    expect(await successor.updatePartitionState('orders', 1, { ...current.state, leaderEpoch: 1 }, current.zkVersion, fresh.epochZkVersion)).toBe(current.zkVersion + 1);
+  });
+
+  it('topic deletion and ISR change notifications', async () => {
+    await kafka.markTopicForDeletion('orders');
+    await kafka.markTopicForDeletion('orders');
+    expect(await kafka.getTopicsMarkedForDeletion()).toEqual(['orders']);
+    await kafka.deleteTopicZnodes('orders');
+    expect(await kafka.getAllTopics()).not.toContain('orders');
+    expect(await kafka.getTopicsMarkedForDeletion()).toEqual([]);
+    expect(await kafka.zk.exists('/config/topics/orders')).toBeNull();
+    expect(await kafka.getTopicAssignment('orders')).toBeNull();
+
+    const events: ZkWatchEvent[] = [];
+    expect(await kafka.getIsrChangeNotifications((e) => void events.push(e))).toEqual([]);
+    const path = await kafka.createIsrChangeNotification([{ topic: 't', partition: 3 }]);
+    expect(path).toMatch(/^\/isr_change_notification\/isr_change_\d{10}$/);
+    const names = await kafka.getIsrChangeNotifications();
+    expect(names).toHaveLength(1);
+    expect(await kafka.getIsrChangeNotification(names[0]!)).toEqual([{ topic: 't', partition: 3 }]);
+    await kafka.deleteIsrChangeNotifications(names);
+    expect(await kafka.getIsrChangeNotifications()).toEqual([]);
+    expect(events).toEqual([{ type: 'childrenChanged', path: '/isr_change_notification' }]);
+  });
+
+  it('reports ZooKeeper errors with their codes', async () => {
+    const error = await kafka.updatePartitionState('missing', 0, { leader: 1, leaderEpoch: 0, isr: [1], controllerEpoch: 1 }, 0).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ZkError);
+    expect((error as ZkError).zkCode).toBe(ZkErrorCode.NO_NODE);
+  });
+});
