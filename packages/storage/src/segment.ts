@@ -45,6 +45,8 @@ export class LogSegment {
   #indexIntervalBytes: number;
   #state: SegmentState;
   #closed = false;
+  /** False when an index file was missing at open: it must be rebuilt, not trusted as empty. */
+  #indexesFound: boolean;
 
   /** Opens the files of a segment, creating them if absent; `fresh` empties them. Existing state must then be loaded or recovered. */
   constructor(dir: string, baseOffset: number, options: SegmentOptions, fresh: boolean, nowMs: number) {
@@ -55,6 +57,7 @@ export class LogSegment {
     this.#indexIntervalBytes = options.indexIntervalBytes;
     this.#logPath = join(dir, logFileName(baseOffset));
     this.#fd = this.#io.openSync(this.#logPath, fresh || !existsSync(this.#logPath) ? 'w+' : 'r+');
+    this.#indexesFound = existsSync(join(dir, indexFileName(baseOffset))) && existsSync(join(dir, timeIndexFileName(baseOffset)));
     this.offsetIndex = new OffsetIndex(join(dir, indexFileName(baseOffset)), baseOffset, options.maxIndexBytes, this.#io, fresh);
     this.timeIndex = new TimeIndex(join(dir, timeIndexFileName(baseOffset)), baseOffset, options.maxIndexBytes, this.#io, fresh);
     this.#state = { size: 0, nextOffset: baseOffset, maxTimestamp: -1, offsetOfMaxTimestamp: baseOffset, bytesSinceLastIndexEntry: 0 };
@@ -136,7 +139,7 @@ export class LogSegment {
    * last index entry. Returns false if anything is inconsistent; the caller then recovers the segment.
    */
   loadIndexes(): boolean {
-    if (!this.offsetIndex.load(this.#state.size)) return false;
+    if (!this.#indexesFound || !this.offsetIndex.load(this.#state.size)) return false;
     const last = this.offsetIndex.lastEntry();
     const tail = this.#scanTail(last?.position ?? 0, last?.offset);
     if (!tail) return false;
