@@ -5,13 +5,51 @@ import { Fetch } from './apis/fetch/index.js';
 import { ListOffsets } from './apis/list-offsets/index.js';
 import { Metadata } from './apis/metadata/index.js';
 import { Produce } from './apis/produce/index.js';
+import { DeleteTopics } from './apis/delete-topics/index.js';
+import { CreatePartitions } from './apis/create-partitions/index.js';
+import { LeaderAndIsr } from './apis/leader-and-isr/index.js';
+import { StopReplica } from './apis/stop-replica/index.js';
+import { UpdateMetadata } from './apis/update-metadata/index.js';
+import { ControlledShutdown } from './apis/controlled-shutdown/index.js';
+import { OffsetsForLeaderEpoch } from './apis/offsets-for-leader-epoch/index.js';
 
 export type AnyApiDefinition = ApiDefinition<any, any>;
 
 /** Every API gregor speaks, by key: the one list the broker's ApiVersions answer is built from. */
 const API_TABLE: ReadonlyMap<number, AnyApiDefinition> = new Map<number, AnyApiDefinition>(
-  [Produce, Fetch, ListOffsets, Metadata, ApiVersions, CreateTopics].map((api) => [api.apiKey, api]),
+  [
+    Produce,
+    Fetch,
+    ListOffsets,
+    Metadata,
+    LeaderAndIsr,
+    StopReplica,
+    UpdateMetadata,
+    ControlledShutdown,
+    ApiVersions,
+    CreateTopics,
+    DeleteTopics,
+    OffsetsForLeaderEpoch,
+    CreatePartitions,
+  ].map((api) => [api.apiKey, api]),
 );
+
+/** Api keys by Kafka's API name. */
+export const ApiKey = {
+  Produce: 0,
+  Fetch: 1,
+  ListOffsets: 2,
+  Metadata: 3,
+  LeaderAndIsr: 4,
+  StopReplica: 5,
+  UpdateMetadata: 6,
+  ControlledShutdown: 7,
+  ApiVersions: 18,
+  CreateTopics: 19,
+  DeleteTopics: 20,
+  OffsetsForLeaderEpoch: 23,
+  CreatePartitions: 37,
+} as const;
 
 export function getApi(apiKey: number): AnyApiDefinition | undefined {
   return API_TABLE.get(apiKey);

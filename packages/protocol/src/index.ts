@@ -15,7 +15,7 @@ export {
   type ClientRequestHeader,
   type DecodedRequest,
 } from './framing/frames.js';
-export { getApi, allApis, supportedApiVersions, type AnyApiDefinition, type SupportedApiVersion } from './api-table.js';
+export { ApiKey, getApi, allApis, supportedApiVersions, type AnyApiDefinition, type SupportedApiVersion } from './api-table.js';
 export * from './record-batch/index.js';
 
 export * from './apis/api-versions/index.js';
@@ -24,3 +24,11 @@ export * from './apis/produce/index.js';
 export * from './apis/fetch/index.js';
 export * from './apis/list-offsets/index.js';
 export * from './apis/create-topics/index.js';
+export * from './apis/delete-topics/index.js';
+export * from './apis/create-partitions/index.js';
+export * from './apis/leader-and-isr/index.js';
+export * from './apis/update-metadata/index.js';
+export * from './apis/stop-replica/index.js';
+export * from './apis/controlled-shutdown/index.js';
+export * from './apis/offsets-for-leader-epoch/index.js';
+export { flattenPartitionStates, groupPartitionStates, type TopicGroup } from './apis/topic-grouping.js';

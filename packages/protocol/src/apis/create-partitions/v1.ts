@@ -1,0 +1,6 @@
+// CreatePartitions Request and Response (Version: 1) => same as version 0
+// (on quota violation the response is sent before throttling)
+import { sameAs } from '../../api.js';
+import { v0 } from './v0.js';
+
+export const v1 = sameAs(v0, 1);

@@ -1,0 +1,11 @@
+import { defineApi } from '../../api.js';
+import type { OffsetsForLeaderEpochRequest, OffsetsForLeaderEpochResponse } from './types.js';
+import { v0 } from './v0.js';
+import { v1 } from './v1.js';
+import { v2 } from './v2.js';
+import { v3 } from './v3.js';
+
+export const OffsetsForLeaderEpoch = defineApi<OffsetsForLeaderEpochRequest, OffsetsForLeaderEpochResponse>(23, 'OffsetsForLeaderEpoch', [v0, v1, v2, v3]);
+export type * from './types.js';
+/** Kafka's own name for this API (OffsetForLeaderEpochRequest.json). */
+export { OffsetsForLeaderEpoch as OffsetForLeaderEpoch };

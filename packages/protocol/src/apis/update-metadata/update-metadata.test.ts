@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { roundTrip } from '../../test-fixtures/round-trip.js';
+import { UpdateMetadata, updateMetadataPartitionStates } from './index.js';
+import type { UpdateMetadataBroker, UpdateMetadataPartitionState, UpdateMetadataRequest } from './types.js';
+
+const state = (v: number, topicName: string, partitionIndex: number): UpdateMetadataPartitionState => ({
+  topicName,
+  partitionIndex,
+  controllerEpoch: 3,
+  leader: partitionIndex === 1 ? -2 : 1,
+  leaderEpoch: 7,
+  isr: [1, 2],
+  zkVersion: 11,
+  replicas: [1, 2, 3],
+  offlineReplicas: v >= 4 ? [3] : [],
+});
+
+const broker = (v: number, id: number): UpdateMetadataBroker =>
+  v === 0
+    ? { id, v0Host: `broker-${id}`, v0Port: 9092, endpoints: [], rack: null }
+    : {
+        id,
+        v0Host: '',
+        v0Port: 0,
+        endpoints: [{ port: 9092, host: `broker-${id}`, listener: v >= 3 ? 'PLAINTEXT' : '', securityProtocol: 0 }],
+        rack: v >= 2 && id === 1 ? 'rack-a' : null,
+      };
+
+const request = (v: number): UpdateMetadataRequest => {
+  const states = [state(v, 'orders', 0), state(v, 'orders', 1), state(v, 'audit', 0)];
+  return {
+    controllerId: 2,
+    controllerEpoch: 3,
+    brokerEpoch: v >= 5 ? 99 : -1,
+    ungroupedPartitionStates: v <= 4 ? states : [],
+    topicStates: v >= 5 ? [{ topicName: 'orders', partitionStates: states.slice(0, 2) }, { topicName: 'audit', partitionStates: states.slice(2) }] : [],
+    liveBrokers: [broker(v, 1), broker(v, 2)],
+  };
+};
+
+describe('UpdateMetadata', () => {
+  it.each([...UpdateMetadata.versions.keys()])('v%i round-trips requests and responses', (v) => {
+    const codec = UpdateMetadata.versions.get(v)!;
+    for (const [kind, value] of [['Request', request(v)], ['Response', { errorCode: 11 }]] as const) {
+      const rt = roundTrip(codec, kind, value as never);
+      expect(rt.decoded).toEqual(value);
+      expect(rt.again).toEqual(rt.bytes);
+      expect(rt.leftover).toBe(0);
+    }
+  });
+
+  it('encodes v0 brokers from endpoints and v1+ endpoints from v0 host/port', () => {
+    const v0 = UpdateMetadata.versions.get(0)!;
+    const v5 = UpdateMetadata.versions.get(5)!;
+    const fromEndpoints = roundTrip(v0, 'Request', { ...request(5), liveBrokers: [broker(5, 1)] }).decoded;
+    expect(fromEndpoints.liveBrokers[0]).toMatchObject({ id: 1, v0Host: 'broker-1', v0Port: 9092 });
+    expect(updateMetadataPartitionStates(fromEndpoints)).toHaveLength(3);
+    const fromV0 = roundTrip(v5, 'Request', { ...request(0), liveBrokers: [broker(0, 4)] }).decoded;
+    expect(fromV0.liveBrokers[0]!.endpoints).toEqual([{ port: 9092, host: 'broker-4', listener: 'PLAINTEXT', securityProtocol: 0 }]);
+    expect(fromV0.topicStates!.map((t) => t.topicName)).toEqual(['orders', 'audit']);
+  });
+});

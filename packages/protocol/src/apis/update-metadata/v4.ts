@@ -1,0 +1,8 @@
+// UpdateMetadata Request (Version: 4) => controller_id controller_epoch [ungrouped_partition_states] [live_brokers]
+//   ungrouped_partition_states => topic_name partition_index controller_epoch leader leader_epoch [isr] zk_version [replicas] [offline_replicas]
+//   live_brokers => id [endpoints] rack
+//     endpoints => port host listener security_protocol
+// UpdateMetadata Response (Version: 4) => error_code
+import { updateMetadataCodec } from './codec.js';
+
+export const v4 = updateMetadataCodec(4);
