@@ -189,7 +189,10 @@ export class ManagedProcess {
 
   /** SIGTERM, then SIGKILL if it has not exited within the grace period. */
   async stop(graceMs = this.#stopGraceMs): Promise<void> {
-    if (!this.isRunning()) return;
+    if (!this.isRunning()) {
+      await this.waitForExit(1000); // already dead: let the exit bookkeeping (pid file) finish
+      return;
+    }
     this.signal('SIGTERM');
     this.signal('SIGCONT'); // a paused process would never act on SIGTERM
     if (await this.waitForExit(graceMs)) return;
@@ -197,7 +200,10 @@ export class ManagedProcess {
   }
 
   async kill(): Promise<void> {
-    if (!this.isRunning()) return;
+    if (!this.isRunning()) {
+      await this.waitForExit(1000);
+      return;
+    }
     this.signal('SIGKILL');
     if (!(await this.waitForExit(10_000))) throw new Error(`${this.name} (pid ${this.#pid}) survived SIGKILL`);
   }
@@ -212,7 +218,7 @@ export class ManagedProcess {
 
   /** Resolves true once the process has exited, false if `timeoutMs` passed first. */
   async waitForExit(timeoutMs = Number.POSITIVE_INFINITY): Promise<boolean> {
-    if (!this.isRunning()) return true;
+    if (this.#exited) return true;
     if (!this.#child) {
       // Not our child: no exit event, poll the pid.
       const deadline = Date.now() + timeoutMs;

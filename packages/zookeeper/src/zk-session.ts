@@ -47,8 +47,23 @@ export class ZkSession extends EventEmitter {
 
   /** Connects the first client (handlers registered before start run for it too). */
   async start(): Promise<void> {
-    if (this.#client) throw new Error('ZkSession already started');
-    await this.#connectOnce();
+    if (this.#client || this.#renewing) throw new Error('ZkSession already started');
+    const attempt = this.#connectOnce();
+    // While the first handlers run, a lost connection only asks for a renewal afterwards.
+    this.#renewing = attempt.catch(() => {});
+    try {
+      await attempt;
+    } catch (error) {
+      this.#renewAgain = false;
+      throw error;
+    } finally {
+      this.#renewing = undefined;
+    }
+    if (this.#client) this.emit('newSession', this.#client);
+    if (this.#renewAgain) {
+      this.#renewAgain = false;
+      this.#renew('lost while starting');
+    }
   }
 
   /** The current client; replaced after a session is lost. */
@@ -161,27 +176,31 @@ export class ZkSession extends EventEmitter {
     this.#disconnected = true;
     this.#watchdogTripped = false;
     this.#logger.warn({ reason, sessionId: old?.sessionId }, 'ZooKeeper session renewal');
-    this.#renewing = (async () => {
+    const renewing = (async () => {
       old?.abandon(); // the server already dropped (or will drop) this session
       for (let attempt = 0; !this.#closed; attempt++) {
         try {
           await this.#connectOnce();
+          this.#renewing = undefined; // healthy before listeners hear about the new session
+          if (this.#client) this.emit('newSession', this.#client);
           return;
         } catch (error) {
           this.#logger.warn({ err: error, attempt }, 'ZooKeeper reconnect failed');
           await sleep(backoffMs(attempt, 200, 5000), this.#abort.signal);
         }
       }
-    })().finally(() => {
-      this.#renewing = undefined;
-      if (this.#renewAgain) {
+    })();
+    this.#renewing = renewing;
+    void renewing.finally(() => {
+      if (this.#renewing === renewing) this.#renewing = undefined;
+      if (this.#renewAgain && !this.#renewing) {
         this.#renewAgain = false;
         this.#renew('lost again while renewing');
       }
     });
   }
 
-  /** Connects a client, runs every handler, emits newSession; on a handler failure drops the client and throws. */
+  /** Connects a client and runs every handler; on a handler failure drops the client and throws. */
   async #connectOnce(): Promise<void> {
     const client = await ZkClient.connect({ ...this.#options, signal: this.#abort.signal });
     if (this.#closed) {
@@ -199,12 +218,13 @@ export class ZkSession extends EventEmitter {
         await handler(client);
       } catch (error) {
         this.#logger.error({ err: error }, 'onNewSession handler failed; trying a new session');
-        this.#stopTimers();
-        this.#client = undefined;
+        if (this.#client === client) {
+          this.#stopTimers();
+          this.#client = undefined;
+        }
         client.abandon();
         throw error;
       }
     }
-    this.emit('newSession', client);
   }
 }
