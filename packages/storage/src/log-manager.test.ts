@@ -1,0 +1,129 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, ErrorCode, GregorError } from '@gregor/common';
+import {
+  CLEAN_SHUTDOWN_FILE,
+  HIGH_WATERMARK_CHECKPOINT_FILE,
+  LOG_START_OFFSET_CHECKPOINT_FILE,
+  LogManager,
+  RECOVERY_POINT_CHECKPOINT_FILE,
+  type LogManagerOptions,
+} from './log-manager.js';
+import { readMetaProperties } from './meta-properties.js';
+import { simpleBatch, tempDir, testConfig, testLogger } from './test-batches.js';
+
+let root: { path: string; cleanup(): void };
+let dirs: string[];
+const managers: LogManager[] = [];
+beforeEach(() => {
+  root = tempDir();
+  dirs = [join(root.path, 'a'), join(root.path, 'b')];
+});
+afterEach(() => {
+  for (const m of managers.splice(0)) m.shutdown();
+  root.cleanup();
+});
+
+function manager(overrides: Partial<LogManagerOptions> = {}): LogManager {
+  const m = new LogManager({
+    logDirs: dirs,
+    defaultConfig: testConfig({ segmentBytes: 2000 }),
+    logger: testLogger(),
+    brokerId: 1,
+    clusterId: 'c1',
+    retentionCheckIntervalMs: 60_000,
+    flushCheckpointIntervalMs: 60_000,
+    ...overrides,
+  });
+  managers.push(m);
+  return m;
+}
+
+describe('LogManager', () => {
+  it('spreads logs over log.dirs, checkpoints on shutdown and reloads them', () => {
+    const m = manager();
+    m.startup();
+    for (const d of dirs) expect(readMetaProperties(d)).toEqual({ brokerId: 1, clusterId: 'c1' });
+    const a = m.getOrCreateLog('orders-eu', 0);
+    const b = m.getOrCreateLog('orders-eu', 1);
+    expect(m.getOrCreateLog('orders-eu', 0)).toBe(a);
+    expect(new Set([a.dir, b.dir].map((d) => d.split('/').at(-2))).size).toBe(2);
+    for (let i = 0; i < 10; i++) a.appendAsLeader(simpleBatch(2, 100), 3);
+    b.appendAsLeader(simpleBatch(1), 3);
+    a.highWatermark = 15;
+    b.highWatermark = 1;
+    m.shutdown();
+    const aDir = a.dir.split('/').slice(0, -1).join('/');
+    expect(existsSync(join(aDir, CLEAN_SHUTDOWN_FILE))).toBe(true);
+    expect(readFileSync(join(aDir, HIGH_WATERMARK_CHECKPOINT_FILE), 'utf8')).toBe('0\n1\norders-eu 0 15\n');
+    expect(readFileSync(join(aDir, RECOVERY_POINT_CHECKPOINT_FILE), 'utf8')).toBe('0\n1\norders-eu 0 20\n');
+    expect(readFileSync(join(aDir, LOG_START_OFFSET_CHECKPOINT_FILE), 'utf8')).toBe('0\n1\norders-eu 0 0\n');
+
+    const again = manager();
+    again.startup();
+    expect(existsSync(join(aDir, CLEAN_SHUTDOWN_FILE))).toBe(false);
+    const a2 = again.getLog('orders-eu', 0)!;
+    expect([a2.logEndOffset, a2.highWatermark, a2.recoveryPoint]).toEqual([20, 15, 20]);
+    expect(a2.leaderEpochCache.entries()).toEqual([{ epoch: 3, startOffset: 0 }]);
+    expect(again.allLogs()).toHaveLength(2);
+    expect(a2.appendAsLeader(simpleBatch(1), 3).firstOffset).toBe(20);
+  });
+
+  it('checks meta.properties against broker.id and cluster.id', () => {
+    const m = manager();
+    m.startup();
+    m.shutdown();
+    expect(() => manager({ brokerId: 2 }).startup()).toThrow(ConfigError);
+    expect(() => manager({ clusterId: 'other' }).startup()).toThrow(ConfigError);
+    const adopt = manager({ clusterId: undefined });
+    adopt.startup();
+    expect(adopt.clusterId).toBe('c1');
+  });
+
+  it('deletes logs by renaming them to -delete, and finishes interrupted deletions at startup', () => {
+    const m = manager({ logDirs: [dirs[0]!] });
+    m.startup();
+    const log = m.getOrCreateLog('gone', 0);
+    log.appendAsLeader(simpleBatch(1), 0);
+    m.deleteLog('gone', 0);
+    expect(m.getLog('gone', 0)).toBeUndefined();
+    expect(readdirSync(dirs[0]!).filter((n) => !n.startsWith('.') && !n.includes('checkpoint') && n !== 'meta.properties')).toEqual([]);
+    m.shutdown();
+    mkdirSync(join(dirs[0]!, 'stale-0.0123abcd-delete'));
+    mkdirSync(join(dirs[0]!, 'not a partition'));
+    const again = manager({ logDirs: [dirs[0]!] });
+    again.startup();
+    expect(existsSync(join(dirs[0]!, 'stale-0.0123abcd-delete'))).toBe(false);
+    expect(again.allLogs()).toEqual([]);
+  });
+
+  it('refuses directory names that would leave the log dir', () => {
+    const m = manager();
+    m.startup();
+    for (const topic of ['..', '.', 'a/../../etc']) {
+      let code: number | undefined;
+      try {
+        m.getOrCreateLog(topic, 0);
+      } catch (err) {
+        code = (err as GregorError).code;
+      }
+      expect(code, topic).toBe(ErrorCode.INVALID_TOPIC_EXCEPTION);
+    }
+    expect(readdirSync(root.path).sort()).toEqual(['a', 'b']);
+  });
+
+  it('runs retention and checkpoints on timers that stop at shutdown', async () => {
+    const m = manager({ retentionCheckIntervalMs: 20, flushCheckpointIntervalMs: 20, defaultConfig: testConfig({ segmentBytes: 700, retentionBytes: 0 }) });
+    m.startup();
+    const log = m.getOrCreateLog('t', 0, { retentionBytes: 0 });
+    for (let i = 0; i < 6; i++) log.appendAsLeader(simpleBatch(2, 100), 0);
+    log.highWatermark = log.logEndOffset;
+    const hwFile = join(log.dir, '..', HIGH_WATERMARK_CHECKPOINT_FILE);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(log.logStartOffset).toBe(12);
+    expect(readFileSync(hwFile, 'utf8')).toBe('0\n1\nt 0 12\n');
+    m.shutdown();
+    expect(() => m.getOrCreateLog('t', 1)).toThrow(GregorError);
+  });
+});
