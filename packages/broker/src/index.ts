@@ -1,1 +1,16 @@
-export {};
+export { KafkaServer, type BrokerState } from './kafka-server.js';
+export {
+  buildBrokerConfig,
+  readPropertiesFile,
+  propertiesFromEnv,
+  propertiesFromOverrides,
+  parseEndpoint,
+  knownConfigNames,
+  type BrokerConfig,
+  type Endpoint,
+} from './config/broker-config.js';
+export { parseProperties } from './config/properties.js';
+export { topicConfigNames, validateTopicConfig } from './config/topic-config.js';
+export { MetadataCache, type LiveBroker, type PartitionState } from './metadata/metadata-cache.js';
+export { Partition } from './cluster/partition.js';
+export { ReplicaManager } from './cluster/replica-manager.js';

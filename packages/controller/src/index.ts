@@ -1,1 +1,15 @@
-export {};
+export { KafkaController, type ControllerConfig } from './kafka-controller.js';
+export type { ControllerZk, PartitionStateData, ElectionOutcome } from './controller-zk.js';
+export { ControllerContext, tpKey, type ControllerBrokerInfo, type BrokerEndpointInfo, type TopicPartition } from './controller-context.js';
+export { ControllerEventManager } from './controller-event-manager.js';
+export { assignReplicasToBrokers, validateManualAssignment, type ReplicaAssignment } from './replica-assignment.js';
+export {
+  offlinePartitionLeaderElection,
+  newPartitionLeaderElection,
+  preferredReplicaLeaderElection,
+  controlledShutdownLeaderElection,
+  reassignPartitionLeaderElection,
+  type LeaderAndIsr,
+  type ElectionResult,
+} from './leader-election.js';
+export { KafkaZkControllerStore } from './kafka-zk-controller-store.js';

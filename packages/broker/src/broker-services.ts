@@ -1,0 +1,20 @@
+import type { Logger } from '@gregor/common';
+import type { KafkaController } from '@gregor/controller';
+import type { AdminManager } from './admin/admin-manager.js';
+import type { ReplicaManager } from './cluster/replica-manager.js';
+import type { BrokerConfig } from './config/broker-config.js';
+import type { TopicConfigCache } from './config/topic-config-cache.js';
+import type { MetadataCache } from './metadata/metadata-cache.js';
+
+/** What request handlers may use: the broker's components, passed explicitly. */
+export interface BrokerServices {
+  readonly brokerId: number;
+  readonly config: BrokerConfig;
+  readonly log: Logger;
+  readonly metadataCache: MetadataCache;
+  readonly replicaManager: ReplicaManager;
+  readonly controller: KafkaController;
+  readonly adminManager: AdminManager;
+  readonly topicConfigs: TopicConfigCache;
+  supportedApis(): { apiKey: number; minVersion: number; maxVersion: number }[];
+}

@@ -1,0 +1,313 @@
+import { ErrorCode, GregorError, type Logger } from '@gregor/common';
+import type { LogConfig, LogManager, PartitionLog } from '@gregor/storage';
+import { DelayedOperationPurgatory } from '../purgatory/delayed-operation.js';
+import { DelayedFetch } from './delayed-fetch.js';
+import { DelayedProduce, type ProducePartitionStatus } from './delayed-produce.js';
+import { Partition, partitionKey, type LeadershipState } from './partition.js';
+
+export interface PartitionLeadershipRequest extends LeadershipState {
+  topic: string;
+  partition: number;
+  isNew: boolean;
+}
+
+export interface ProduceEntry {
+  topic: string;
+  partition: number;
+  records: Buffer | null;
+}
+
+export interface FetchPartitionRequest {
+  topic: string;
+  partition: number;
+  fetchOffset: number;
+  partitionMaxBytes: number;
+  currentLeaderEpoch: number;
+}
+
+export interface FetchPartitionData {
+  topic: string;
+  partition: number;
+  errorCode: number;
+  highWatermark: number;
+  lastStableOffset: number;
+  logStartOffset: number;
+  records: Buffer | null;
+}
+
+export interface FetchParams {
+  replicaId: number;
+  maxWaitMs: number;
+  minBytes: number;
+  maxBytes: number;
+  partitions: FetchPartitionRequest[];
+}
+
+interface FetchReadResult {
+  bytes: number;
+  mustReturn: boolean;
+  partitions: FetchPartitionData[];
+}
+
+export interface ReplicaManagerOptions {
+  brokerId: number;
+  logManager: LogManager;
+  logger: Logger;
+  /** min.insync.replicas of a topic (its override or the broker default). */
+  minInsyncReplicas: (topic: string) => number;
+  /** Per-topic log overrides read from /config/topics/<t>. */
+  topicLogConfig: (topic: string) => Partial<LogConfig>;
+  messageMaxBytes: (topic: string) => number;
+}
+
+/**
+ * The partitions this broker hosts and every read and write of them (Kafka's ReplicaManager).
+ * Leadership changes arrive from the controller (LeaderAndIsr, StopReplica), writes from Produce,
+ * reads from Fetch; acks=all produce and long-poll fetch park in purgatories keyed by partition.
+ */
+export class ReplicaManager {
+  readonly #opts: ReplicaManagerOptions;
+  readonly #log: Logger;
+  readonly #partitions = new Map<string, Partition>();
+  readonly producePurgatory = new DelayedOperationPurgatory<DelayedProduce>('Produce');
+  readonly fetchPurgatory = new DelayedOperationPurgatory<DelayedFetch<FetchReadResult>>('Fetch');
+  controllerEpoch = 0;
+  /** Listeners told when this broker becomes follower of partitions (the replica fetcher hooks in here). */
+  readonly followerListeners: ((partitions: Partition[]) => void)[] = [];
+  readonly stopListeners: ((keys: string[]) => void)[] = [];
+
+  constructor(opts: ReplicaManagerOptions) {
+    this.#opts = opts;
+    this.#log = opts.logger;
+  }
+
+  getPartition(topic: string, partition: number): Partition | undefined {
+    return this.#partitions.get(partitionKey(topic, partition));
+  }
+
+  allPartitions(): Partition[] {
+    return [...this.#partitions.values()];
+  }
+
+  leaderPartitionOrError(topic: string, partition: number): Partition {
+    const p = this.getPartition(topic, partition);
+    if (!p || !p.log) throw new GregorError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `unknown partition ${topic}-${partition}`);
+    if (!p.isLeader) throw new GregorError(ErrorCode.NOT_LEADER_FOR_PARTITION, `broker ${this.#opts.brokerId} is not the leader of ${p.key}`);
+    return p;
+  }
+
+  /** LeaderAndIsr: the controller decided who leads. Returns an error code per partition. */
+  becomeLeaderOrFollower(controllerId: number, controllerEpoch: number, states: PartitionLeadershipRequest[]) {
+    if (controllerEpoch < this.controllerEpoch) {
+      this.#log.warn({ controllerId, controllerEpoch, current: this.controllerEpoch }, 'ignoring LeaderAndIsr from a stale controller epoch');
+      return { errorCode: ErrorCode.STALE_CONTROLLER_EPOCH, partitionErrors: [] as { topic: string; partition: number; errorCode: number }[] };
+    }
+    this.controllerEpoch = controllerEpoch;
+    const partitionErrors: { topic: string; partition: number; errorCode: number }[] = [];
+    const newFollowers: Partition[] = [];
+    const now = Date.now();
+    for (const s of states) {
+      const key = partitionKey(s.topic, s.partition);
+      let p = this.#partitions.get(key);
+      if (p && s.leaderEpoch <= p.leaderEpoch && p.log) {
+        // An equal or older leader epoch was already applied: Kafka reports it as stale.
+        partitionErrors.push({ topic: s.topic, partition: s.partition, errorCode: ErrorCode.STALE_CONTROLLER_EPOCH });
+        continue;
+      }
+      if (!s.replicas.includes(this.#opts.brokerId)) {
+        partitionErrors.push({ topic: s.topic, partition: s.partition, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
+        continue;
+      }
+      try {
+        if (!p) this.#partitions.set(key, (p = new Partition(s.topic, s.partition, this.#opts.brokerId)));
+        const log = this.#opts.logManager.getOrCreateLog(s.topic, s.partition, this.#opts.topicLogConfig(s.topic));
+        if (s.leader === this.#opts.brokerId) {
+          if (p.makeLeader(s, log, now)) this.#log.info({ partition: key, leaderEpoch: s.leaderEpoch, isr: s.isr }, 'became leader');
+        } else if (p.makeFollower(s, log)) {
+          newFollowers.push(p);
+          this.#log.info({ partition: key, leader: s.leader, leaderEpoch: s.leaderEpoch }, 'became follower');
+        }
+        partitionErrors.push({ topic: s.topic, partition: s.partition, errorCode: ErrorCode.NONE });
+        // Waiting requests must see the new leadership (a deposed leader answers NOT_LEADER).
+        this.producePurgatory.checkAndComplete(key);
+        this.fetchPurgatory.checkAndComplete(key);
+      } catch (err) {
+        const code = err instanceof GregorError ? err.code : ErrorCode.KAFKA_STORAGE_ERROR;
+        this.#log.error({ err, partition: key }, 'failed to apply leadership');
+        partitionErrors.push({ topic: s.topic, partition: s.partition, errorCode: code });
+      }
+    }
+    if (newFollowers.length > 0) for (const l of this.followerListeners) l(newFollowers);
+    return { errorCode: ErrorCode.NONE, partitionErrors };
+  }
+
+  /** StopReplica: stop serving these partitions; delete their logs when asked (topic deletion). */
+  stopReplicas(controllerEpoch: number, deletePartitions: boolean, partitions: { topic: string; partition: number }[]) {
+    if (controllerEpoch < this.controllerEpoch) return { errorCode: ErrorCode.STALE_CONTROLLER_EPOCH, partitionErrors: [] };
+    this.controllerEpoch = controllerEpoch;
+    const keys = partitions.map((p) => partitionKey(p.topic, p.partition));
+    for (const l of this.stopListeners) l(keys);
+    const partitionErrors = partitions.map(({ topic, partition }) => {
+      const key = partitionKey(topic, partition);
+      const p = this.#partitions.get(key);
+      if (p) {
+        p.leaderReplicaId = -1;
+        this.producePurgatory.checkAndComplete(key);
+        this.fetchPurgatory.checkAndComplete(key);
+      }
+      if (deletePartitions) {
+        this.#partitions.delete(key);
+        try {
+          this.#opts.logManager.deleteLog(topic, partition);
+        } catch (err) {
+          this.#log.error({ err, partition: key }, 'failed to delete log');
+          return { topic, partition, errorCode: ErrorCode.KAFKA_STORAGE_ERROR };
+        }
+      }
+      return { topic, partition, errorCode: ErrorCode.NONE };
+    });
+    return { errorCode: ErrorCode.NONE, partitionErrors };
+  }
+
+  /**
+   * Appends to the leader logs, then answers at once (acks 0/1) or when the ISR has the data (acks=all).
+   * A failure of one partition never affects the others.
+   */
+  appendRecords(timeoutMs: number, requiredAcks: number, entries: ProduceEntry[]): Promise<ProducePartitionStatus[]> {
+    const statuses: ProducePartitionStatus[] = entries.map((e) => this.#appendToLocalLog(e, requiredAcks));
+    const pending = statuses.filter((s) => s.errorCode === ErrorCode.NONE && requiredAcks === -1);
+    if (pending.length === 0) return Promise.resolve(statuses);
+    for (const s of pending) s.acksPending = true;
+    return new Promise((resolve) => {
+      const op = new DelayedProduce(timeoutMs, statuses, (t, p) => this.getPartition(t, p), this.#opts.minInsyncReplicas, resolve);
+      this.producePurgatory.tryCompleteElseWatch(op, pending.map((s) => partitionKey(s.topic, s.partition)));
+    });
+  }
+
+  #appendToLocalLog(e: ProduceEntry, requiredAcks: number): ProducePartitionStatus {
+    const status: ProducePartitionStatus = {
+      topic: e.topic,
+      partition: e.partition,
+      errorCode: ErrorCode.NONE,
+      baseOffset: -1,
+      logAppendTimeMs: -1,
+      logStartOffset: -1,
+      requiredOffset: -1,
+      acksPending: false,
+    };
+    try {
+      const p = this.leaderPartitionOrError(e.topic, e.partition);
+      if (!e.records || e.records.length === 0) throw new GregorError(ErrorCode.CORRUPT_MESSAGE, 'empty record set');
+      const info = p.appendRecordsToLeader(e.records, requiredAcks, this.#opts.minInsyncReplicas(e.topic));
+      status.baseOffset = info.firstOffset;
+      status.requiredOffset = info.lastOffset + 1;
+      status.logStartOffset = p.logStartOffset;
+      this.fetchPurgatory.checkAndComplete(p.key);
+    } catch (err) {
+      if (err instanceof GregorError) {
+        status.errorCode = err.code;
+        if (err.code !== ErrorCode.NOT_LEADER_FOR_PARTITION && err.code !== ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) {
+          this.#log.debug({ partition: `${e.topic}-${e.partition}`, err: err.message }, 'produce rejected');
+        }
+      } else {
+        status.errorCode = ErrorCode.KAFKA_STORAGE_ERROR;
+        this.#log.error({ err, partition: `${e.topic}-${e.partition}` }, 'append failed');
+      }
+    }
+    return status;
+  }
+
+  /** Called when the high watermark of a partition may have moved (follower fetch, ISR change). */
+  onHighWatermarkMaybeChanged(p: Partition): void {
+    if (p.maybeIncrementLeaderHighWatermark()) {
+      this.producePurgatory.checkAndComplete(p.key);
+      this.fetchPurgatory.checkAndComplete(p.key);
+    }
+  }
+
+  /** Reads for a consumer (up to the HW) or a follower (up to the LEO), waiting up to maxWaitMs for minBytes. */
+  fetchMessages(params: FetchParams): Promise<FetchPartitionData[]> {
+    const isFollower = params.replicaId >= 0;
+    if (isFollower) {
+      const now = Date.now();
+      for (const r of params.partitions) {
+        const p = this.getPartition(r.topic, r.partition);
+        if (p?.isLeader) {
+          p.updateFollowerFetchState(params.replicaId, r.fetchOffset, now);
+          this.onHighWatermarkMaybeChanged(p);
+        }
+      }
+    }
+    const readAll = (): FetchReadResult => this.#readFromLocalLogs(params, isFollower);
+    const first = readAll();
+    if (params.maxWaitMs <= 0 || first.mustReturn || first.bytes >= params.minBytes || params.partitions.length === 0) {
+      return Promise.resolve(first.partitions);
+    }
+    return new Promise((resolve) => {
+      const op = new DelayedFetch<FetchReadResult>(params.maxWaitMs, params.minBytes, readAll, (r) => resolve(r.partitions));
+      this.fetchPurgatory.tryCompleteElseWatch(op, params.partitions.map((r) => partitionKey(r.topic, r.partition)));
+    });
+  }
+
+  #readFromLocalLogs(params: FetchParams, isFollower: boolean): FetchReadResult {
+    let bytes = 0;
+    let mustReturn = false;
+    let budget = params.maxBytes;
+    const partitions = params.partitions.map((r): FetchPartitionData => {
+      const out: FetchPartitionData = {
+        topic: r.topic,
+        partition: r.partition,
+        errorCode: ErrorCode.NONE,
+        highWatermark: -1,
+        lastStableOffset: -1,
+        logStartOffset: -1,
+        records: null,
+      };
+      try {
+        const p = this.leaderPartitionOrError(r.topic, r.partition);
+        if (r.currentLeaderEpoch >= 0 && r.currentLeaderEpoch !== p.leaderEpoch) {
+          throw new GregorError(
+            r.currentLeaderEpoch < p.leaderEpoch ? ErrorCode.FENCED_LEADER_EPOCH : ErrorCode.UNKNOWN_LEADER_EPOCH,
+            `leader epoch ${r.currentLeaderEpoch} does not match ${p.leaderEpoch}`,
+          );
+        }
+        const log = p.log as PartitionLog;
+        out.highWatermark = p.highWatermark;
+        out.lastStableOffset = p.highWatermark;
+        out.logStartOffset = p.logStartOffset;
+        const maxOffset = isFollower ? log.logEndOffset : p.highWatermark;
+        const limit = Math.min(r.partitionMaxBytes, Math.max(budget, 0));
+        if (r.fetchOffset === maxOffset && r.fetchOffset >= log.logStartOffset) {
+          out.records = EMPTY;
+        } else {
+          // The first partition with data returns at least one whole batch, even past max_bytes.
+          const minOne = bytes === 0;
+          const { records } = log.read(r.fetchOffset, limit, maxOffset, minOne);
+          out.records = records;
+          bytes += records.length;
+          budget -= records.length;
+        }
+      } catch (err) {
+        mustReturn = true;
+        out.errorCode = err instanceof GregorError ? err.code : ErrorCode.UNKNOWN_SERVER_ERROR;
+        if (!(err instanceof GregorError)) this.#log.error({ err, partition: `${r.topic}-${r.partition}` }, 'read failed');
+        if (out.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) {
+          const p = this.getPartition(r.topic, r.partition);
+          if (p) {
+            out.highWatermark = p.highWatermark;
+            out.logStartOffset = p.logStartOffset;
+          }
+        }
+      }
+      return out;
+    });
+    return { bytes, mustReturn, partitions };
+  }
+
+  shutdown(): void {
+    this.producePurgatory.shutdown();
+    this.fetchPurgatory.shutdown();
+  }
+}
+
+const EMPTY = Buffer.alloc(0);

@@ -1,0 +1,42 @@
+import { ErrorCode, GregorError } from '@gregor/common';
+import type { ListOffsetsRequest, ListOffsetsResponse } from '@gregor/protocol';
+import type { BrokerServices } from '../broker-services.js';
+import type { ApiHandler } from '../kafka-apis.js';
+
+const LATEST = -1;
+const EARLIEST = -2;
+
+/** ListOffsets: latest (-1, the high watermark for clients), earliest (-2), or the first offset at or after a timestamp. */
+export function listOffsetsHandler(s: BrokerServices): ApiHandler<ListOffsetsRequest, ListOffsetsResponse> {
+  return (req) => ({
+    throttleTimeMs: 0,
+    topics: req.topics.map((t) => ({
+      name: t.name,
+      partitions: t.partitions.map((p) => {
+        try {
+          const partition = s.replicaManager.leaderPartitionOrError(t.name, p.partitionIndex);
+          if (p.currentLeaderEpoch !== undefined && p.currentLeaderEpoch >= 0 && p.currentLeaderEpoch !== partition.leaderEpoch) {
+            throw new GregorError(p.currentLeaderEpoch < partition.leaderEpoch ? ErrorCode.FENCED_LEADER_EPOCH : ErrorCode.UNKNOWN_LEADER_EPOCH);
+          }
+          const log = partition.log!;
+          // Followers (broker id) and debugging tools (-2) see the log end; consumers (-1) the high watermark.
+          const isReplica = req.replicaId !== -1;
+          let offset: number;
+          let timestamp = -1;
+          if (p.timestamp === LATEST) offset = isReplica ? log.logEndOffset : partition.highWatermark;
+          else if (p.timestamp === EARLIEST) offset = log.logStartOffset;
+          else {
+            const found = log.offsetForTimestamp(p.timestamp);
+            const visible = found && (isReplica || found.offset < partition.highWatermark) ? found : null;
+            offset = visible ? visible.offset : -1;
+            timestamp = visible ? visible.timestamp : -1;
+          }
+          return { partitionIndex: p.partitionIndex, errorCode: ErrorCode.NONE, timestamp, offset, leaderEpoch: partition.leaderEpoch };
+        } catch (err) {
+          const code = err instanceof GregorError ? err.code : ErrorCode.UNKNOWN_SERVER_ERROR;
+          return { partitionIndex: p.partitionIndex, errorCode: code, timestamp: -1, offset: -1, leaderEpoch: -1 };
+        }
+      }),
+    })),
+  });
+}

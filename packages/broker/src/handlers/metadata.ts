@@ -1,0 +1,69 @@
+import { ErrorCode, GregorError, INTERNAL_TOPICS, topicNameProblem } from '@gregor/common';
+import type { MetadataRequest, MetadataResponse, MetadataResponsePartition, MetadataResponseTopic } from '@gregor/protocol';
+import type { BrokerServices } from '../broker-services.js';
+import type { ApiHandler, RequestContext } from '../kafka-apis.js';
+
+/**
+ * Metadata, answered from the metadata cache (fed by the controller). Unknown topics are created
+ * when auto.create.topics.enable allows it, and answered with LEADER_NOT_AVAILABLE until they have leaders.
+ */
+export function metadataHandler(s: BrokerServices): ApiHandler<MetadataRequest, MetadataResponse> {
+  return async (req, ctx) => {
+    const cache = s.metadataCache;
+    const names = req.topics === null ? cache.allTopics() : req.topics.map((t) => t.name);
+    const allowAutoCreate = s.config.autoCreateTopicsEnable && req.allowAutoTopicCreation !== false && req.topics !== null;
+    const topics: MetadataResponseTopic[] = [];
+    for (const name of names) {
+      topics.push(await describeTopic(s, name, allowAutoCreate));
+    }
+    return {
+      throttleTimeMs: 0,
+      brokers: brokersFor(s, ctx),
+      clusterId: cache.clusterId,
+      controllerId: cache.controllerId,
+      topics,
+    };
+  };
+}
+
+function brokersFor(s: BrokerServices, ctx: RequestContext) {
+  // Clients get each broker's endpoint on the listener they connected to (Kafka's rule).
+  return s.metadataCache
+    .aliveBrokers()
+    .map((b) => {
+      const e = b.endpoints.find((x) => x.listenerName === ctx.conn.listenerName);
+      return e ? { nodeId: b.id, host: e.host, port: e.port, rack: b.rack } : null;
+    })
+    .filter((b) => b !== null);
+}
+
+async function describeTopic(s: BrokerServices, name: string, allowAutoCreate: boolean): Promise<MetadataResponseTopic> {
+  const cache = s.metadataCache;
+  const isInternal = INTERNAL_TOPICS.has(name);
+  if (topicNameProblem(name)) return { errorCode: ErrorCode.INVALID_TOPIC_EXCEPTION, name, isInternal, partitions: [] };
+  if (!cache.contains(name)) {
+    if (!allowAutoCreate) return { errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, isInternal, partitions: [] };
+    try {
+      await s.adminManager.autoCreateTopic(name);
+      return { errorCode: ErrorCode.LEADER_NOT_AVAILABLE, name, isInternal, partitions: [] };
+    } catch (err) {
+      const code = err instanceof GregorError ? err.code : ErrorCode.UNKNOWN_SERVER_ERROR;
+      if (code === ErrorCode.TOPIC_ALREADY_EXISTS) return { errorCode: ErrorCode.LEADER_NOT_AVAILABLE, name, isInternal, partitions: [] };
+      s.log.warn({ topic: name, err: (err as Error).message }, 'auto-creation failed');
+      return { errorCode: code, name, isInternal, partitions: [] };
+    }
+  }
+  const partitions: MetadataResponsePartition[] = cache.partitions(name).map((p) => {
+    const leaderAlive = p.leader >= 0 && cache.isBrokerAlive(p.leader);
+    return {
+      errorCode: leaderAlive ? ErrorCode.NONE : ErrorCode.LEADER_NOT_AVAILABLE,
+      partitionIndex: p.partition,
+      leaderId: leaderAlive ? p.leader : -1,
+      leaderEpoch: p.leaderEpoch,
+      replicaNodes: p.replicas,
+      isrNodes: p.isr,
+      offlineReplicas: p.replicas.filter((r) => !cache.isBrokerAlive(r)),
+    };
+  });
+  return { errorCode: ErrorCode.NONE, name, isInternal, partitions };
+}

@@ -1,0 +1,74 @@
+import type { Logger } from '@gregor/common';
+import {
+  decodeRequestFrame,
+  encodeApiVersionsUnsupportedVersion,
+  encodeResponseFrame,
+  UnsupportedVersionError,
+  type ApiDefinition,
+  type RequestHeader,
+} from '@gregor/protocol';
+import type { ConnectionInfo } from './network/socket-server.js';
+
+export interface RequestContext {
+  header: RequestHeader;
+  conn: ConnectionInfo;
+  apiVersion: number;
+}
+
+/** Returns the response, or null when the request gets none (acks=0 produce). */
+export type ApiHandler<Req, Res> = (request: Req, ctx: RequestContext) => Promise<Res | null> | Res | null;
+
+const API_VERSIONS_KEY = 18;
+
+/**
+ * Routes each request frame to the handler of its API (Kafka's KafkaApis, but one file per API).
+ * An unknown API key, a version outside the supported range (other than ApiVersions) or a body
+ * that does not parse throws, and the socket server closes that connection — as Kafka does.
+ */
+export class KafkaApis {
+  readonly #handlers = new Map<number, { api: ApiDefinition<unknown, unknown>; handle: ApiHandler<unknown, unknown> }>();
+  readonly #log: Logger;
+  /** Requests handled per API name, for metrics. */
+  readonly requestCounts = new Map<string, number>();
+
+  constructor(log: Logger) {
+    this.#log = log;
+  }
+
+  register<Req, Res>(api: ApiDefinition<Req, Res>, handle: ApiHandler<Req, Res>): void {
+    this.#handlers.set(api.apiKey, { api: api as ApiDefinition<unknown, unknown>, handle: handle as ApiHandler<unknown, unknown> });
+  }
+
+  /** The APIs this broker serves, with their version ranges (the ApiVersions answer). */
+  supportedApis(): { apiKey: number; minVersion: number; maxVersion: number }[] {
+    return [...this.#handlers.values()]
+      .map(({ api }) => ({ apiKey: api.apiKey, minVersion: api.minVersion, maxVersion: api.maxVersion }))
+      .sort((a, b) => a.apiKey - b.apiKey);
+  }
+
+  handleFrame = (frame: Buffer, conn: ConnectionInfo): Promise<Buffer[] | null> | Buffer[] | null => {
+    let decoded;
+    try {
+      decoded = decodeRequestFrame(frame, (apiKey) => this.#handlers.get(apiKey)?.api);
+    } catch (err) {
+      if (err instanceof UnsupportedVersionError && err.header.apiKey === API_VERSIONS_KEY) {
+        return encodeApiVersionsUnsupportedVersion(err.header.correlationId, err.api.minVersion, err.api.maxVersion);
+      }
+      throw err;
+    }
+    const { header, api, codec, request } = decoded;
+    this.requestCounts.set(api.name, (this.requestCounts.get(api.name) ?? 0) + 1);
+    const handler = this.#handlers.get(header.apiKey)!;
+    const ctx: RequestContext = { header, conn, apiVersion: header.apiVersion };
+    const result = handler.handle(request, ctx);
+    const respond = (response: unknown): Buffer[] | null =>
+      response === null ? null : encodeResponseFrame(codec, header.correlationId, response);
+    if (result instanceof Promise) {
+      return result.then(respond, (err) => {
+        this.#log.error({ err, api: api.name, client: header.clientId }, 'request handler failed');
+        throw err;
+      });
+    }
+    return respond(result);
+  };
+}

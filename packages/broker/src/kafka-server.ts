@@ -1,0 +1,229 @@
+import { createLogger, type Logger } from '@gregor/common';
+import { KafkaController, KafkaZkControllerStore } from '@gregor/controller';
+import { LogManager } from '@gregor/storage';
+import { KafkaZkClient, ZkSession } from '@gregor/zookeeper';
+import { AdminManager } from './admin/admin-manager.js';
+import type { BrokerServices } from './broker-services.js';
+import { ReplicaManager } from './cluster/replica-manager.js';
+import type { BrokerConfig, Endpoint } from './config/broker-config.js';
+import { TopicConfigCache } from './config/topic-config-cache.js';
+import { registerHandlers } from './handlers/index.js';
+import { KafkaApis } from './kafka-apis.js';
+import { MetadataCache } from './metadata/metadata-cache.js';
+import { SocketServer } from './network/socket-server.js';
+import { requestControlledShutdown } from './controlled-shutdown.js';
+
+export type BrokerState = 'NotRunning' | 'Starting' | 'RunningAsBroker' | 'PendingControlledShutdown' | 'ShuttingDown';
+
+/**
+ * One gregor broker (Kafka's KafkaServer): log manager, ZooKeeper session and registration,
+ * socket server, replica manager, and the controller candidate. `startup()` and `shutdown()`
+ * own every loop and timer the broker starts.
+ */
+export class KafkaServer {
+  readonly config: BrokerConfig;
+  readonly log: Logger;
+  state: BrokerState = 'NotRunning';
+  clusterId: string | null = null;
+  brokerEpoch = -1n;
+  session!: ZkSession;
+  zk!: KafkaZkClient;
+  logManager!: LogManager;
+  metadataCache!: MetadataCache;
+  topicConfigs!: TopicConfigCache;
+  replicaManager!: ReplicaManager;
+  controller!: KafkaController;
+  adminManager!: AdminManager;
+  apis!: KafkaApis;
+  socketServer!: SocketServer;
+  readonly startedAt = Date.now();
+  #hwCheckpointTimer: NodeJS.Timeout | undefined;
+  #shutdown: Promise<void> | null = null;
+
+  constructor(config: BrokerConfig, opts: { logger?: Logger } = {}) {
+    this.config = config;
+    this.log = opts.logger ?? createLogger('gregor-broker', { bindings: { brokerId: config.brokerId } });
+  }
+
+  get brokerId(): number {
+    return this.config.brokerId;
+  }
+
+  async startup(): Promise<void> {
+    const cfg = this.config;
+    this.state = 'Starting';
+    this.log.info({ zookeeper: cfg.zookeeperConnect, logDirs: cfg.logDirs }, 'starting');
+
+    this.session = new ZkSession({
+      connectString: cfg.zookeeperConnect,
+      sessionTimeoutMs: cfg.zookeeperSessionTimeoutMs,
+      connectTimeoutMs: cfg.zookeeperConnectionTimeoutMs,
+      logger: this.log.child({ component: 'zookeeper' }),
+    });
+    await this.session.start();
+    this.zk = new KafkaZkClient(this.session);
+    await this.zk.ensurePersistentPaths();
+    this.clusterId = await this.zk.getOrCreateClusterId();
+
+    this.logManager = new LogManager({
+      logDirs: cfg.logDirs,
+      defaultConfig: {
+        segmentBytes: cfg.logSegmentBytes,
+        indexIntervalBytes: cfg.logIndexIntervalBytes,
+        retentionMs: cfg.logRetentionMs,
+        retentionBytes: cfg.logRetentionBytes,
+        segmentMs: cfg.logRollMs,
+        maxMessageBytes: cfg.messageMaxBytes,
+        fileDeleteDelayMs: cfg.logSegmentDeleteDelayMs,
+        segmentIndexBytes: cfg.logIndexSizeMaxBytes,
+      },
+      logger: this.log.child({ component: 'log' }),
+      brokerId: cfg.brokerId,
+      clusterId: this.clusterId,
+      retentionCheckIntervalMs: cfg.logRetentionCheckIntervalMs,
+      flushCheckpointIntervalMs: cfg.logFlushOffsetCheckpointIntervalMs,
+    });
+    this.logManager.startup();
+
+    this.metadataCache = new MetadataCache(cfg.brokerId);
+    this.metadataCache.clusterId = this.clusterId;
+    this.topicConfigs = new TopicConfigCache(cfg, (t) => this.zk.getTopicConfig(t));
+    this.replicaManager = new ReplicaManager({
+      brokerId: cfg.brokerId,
+      logManager: this.logManager,
+      logger: this.log.child({ component: 'replica-manager' }),
+      minInsyncReplicas: (t) => this.topicConfigs.get(t).minInsyncReplicas,
+      topicLogConfig: (t) => this.topicConfigs.get(t).log,
+      messageMaxBytes: (t) => this.topicConfigs.get(t).maxMessageBytes,
+    });
+    this.controller = new KafkaController(
+      {
+        brokerId: cfg.brokerId,
+        interBrokerListenerName: cfg.interBrokerListenerName,
+        uncleanLeaderElectionEnable: cfg.uncleanLeaderElectionEnable,
+        deleteTopicEnable: cfg.deleteTopicEnable,
+        controllerSocketTimeoutMs: cfg.controllerSocketTimeoutMs,
+        autoLeaderRebalanceEnable: cfg.autoLeaderRebalanceEnable,
+        leaderImbalanceCheckIntervalSeconds: cfg.leaderImbalanceCheckIntervalSeconds,
+        leaderImbalancePerBrokerPercentage: cfg.leaderImbalancePerBrokerPercentage,
+      },
+      new KafkaZkControllerStore(this.zk),
+      this.log,
+    );
+    this.adminManager = new AdminManager(this.zk, this.metadataCache, cfg, this.log.child({ component: 'admin' }));
+
+    this.apis = new KafkaApis(this.log);
+    registerHandlers(this.apis, this.#services());
+    this.socketServer = new SocketServer({
+      listeners: cfg.listeners,
+      maxRequestBytes: cfg.socketRequestMaxBytes,
+      handler: this.apis.handleFrame,
+      logger: this.log.child({ component: 'socket-server' }),
+    });
+    await this.socketServer.start();
+
+    await this.#registerBroker();
+    this.session.onNewSession(async () => {
+      this.log.warn('new ZooKeeper session: registering again');
+      await this.#registerBroker();
+      this.controller.onNewZkSession();
+    });
+    this.session.on('sessionLost', () => this.controller.onZkSessionLost());
+    this.session.on('expired', () => this.controller.onZkSessionLost());
+    this.controller.startup();
+
+    this.#hwCheckpointTimer = setInterval(() => this.#checkpointHighWatermarks(), cfg.replicaHighWatermarkCheckpointIntervalMs);
+    this.#hwCheckpointTimer.unref();
+    this.state = 'RunningAsBroker';
+    this.log.info({ endpoints: this.advertisedEndpoints(), clusterId: this.clusterId }, 'started');
+  }
+
+  #services(): BrokerServices {
+    const self = this;
+    return {
+      brokerId: this.config.brokerId,
+      config: this.config,
+      log: this.log,
+      get metadataCache() {
+        return self.metadataCache;
+      },
+      get replicaManager() {
+        return self.replicaManager;
+      },
+      get controller() {
+        return self.controller;
+      },
+      get adminManager() {
+        return self.adminManager;
+      },
+      get topicConfigs() {
+        return self.topicConfigs;
+      },
+      supportedApis: () => this.apis.supportedApis(),
+    };
+  }
+
+  /** Advertised endpoints with the real ports (a listener on port 0 gets one from the OS). */
+  advertisedEndpoints(): Endpoint[] {
+    return this.config.advertisedListeners.map((a) => ({
+      ...a,
+      port: a.port === 0 ? this.socketServer.boundPort(a.listenerName) : a.port,
+    }));
+  }
+
+  boundPort(listenerName = this.config.listeners[0]!.listenerName): number {
+    return this.socketServer.boundPort(listenerName);
+  }
+
+  async #registerBroker(): Promise<void> {
+    this.brokerEpoch = await this.zk.registerBroker({
+      brokerId: this.config.brokerId,
+      endpoints: this.advertisedEndpoints().map((e) => ({ listener: e.listenerName, host: e.host, port: e.port, securityProtocol: 'PLAINTEXT' })),
+      jmxPort: -1,
+      rack: this.config.rack,
+    });
+    this.log.info({ brokerEpoch: String(this.brokerEpoch) }, 'registered in ZooKeeper');
+  }
+
+  #checkpointHighWatermarks(): void {
+    try {
+      this.logManager.checkpointHighWatermarks();
+    } catch (err) {
+      this.log.error({ err }, 'high watermark checkpoint failed');
+    }
+  }
+
+  /** Clean stop: controlled shutdown first (leadership moves away), then every component in reverse order. Idempotent. */
+  shutdown(): Promise<void> {
+    if (!this.#shutdown) this.#shutdown = this.#doShutdown();
+    return this.#shutdown;
+  }
+
+  async #doShutdown(): Promise<void> {
+    if (this.state === 'NotRunning') return;
+    const started = Date.now();
+    if (this.config.controlledShutdownEnable && this.state === 'RunningAsBroker') {
+      this.state = 'PendingControlledShutdown';
+      try {
+        await requestControlledShutdown(this);
+      } catch (err) {
+        this.log.warn({ err: (err as Error).message }, 'controlled shutdown failed; proceeding with an unclean leadership handover');
+      }
+    }
+    this.state = 'ShuttingDown';
+    clearInterval(this.#hwCheckpointTimer);
+    await this.socketServer?.stop();
+    this.replicaManager?.shutdown();
+    await this.controller?.shutdown();
+    try {
+      this.#checkpointHighWatermarks();
+      this.logManager?.shutdown();
+    } catch (err) {
+      this.log.error({ err }, 'log manager shutdown failed');
+    }
+    await this.session?.close();
+    this.state = 'NotRunning';
+    this.log.info({ tookMs: Date.now() - started }, 'shut down');
+  }
+}
+

@@ -1,0 +1,57 @@
+import type { ControllerBrokerInfo } from './controller-context.js';
+
+/** The partition state znode's content (Kafka's /brokers/topics/T/partitions/P/state). */
+export interface PartitionStateData {
+  controllerEpoch: number;
+  leader: number;
+  leaderEpoch: number;
+  isr: number[];
+}
+
+export interface ElectionOutcome {
+  elected: boolean;
+  controllerId: number | null;
+  epoch: number;
+  epochZkVersion: number;
+}
+
+/**
+ * What the controller needs from ZooKeeper. Every write made while acting as controller is fenced
+ * with the zkVersion of /controller_epoch, so a controller that lost its place cannot write.
+ * Watch callbacks fire once; the controller re-reads (and re-watches) when handling the event.
+ */
+export interface ControllerZk {
+  tryElectController(brokerId: number): Promise<ElectionOutcome>;
+  /** Reads /controller; `watch` fires when it is created, changed or deleted. */
+  getControllerId(watch?: () => void): Promise<number | null>;
+  getBrokerIds(watch?: () => void): Promise<number[]>;
+  getBroker(id: number): Promise<ControllerBrokerInfo | null>;
+  getTopics(watch?: () => void): Promise<string[]>;
+  getTopicAssignment(topic: string, watch?: () => void): Promise<Map<number, number[]> | null>;
+  getPartitionState(topic: string, partition: number): Promise<{ state: PartitionStateData; zkVersion: number } | null>;
+  /** Creates the state znode; throws an error with `nodeExists: true` when it exists. Returns the zkVersion (0). */
+  createPartitionState(topic: string, partition: number, state: PartitionStateData, controllerEpochZkVersion: number): Promise<number>;
+  /** Conditional update; throws an error with `badVersion: true` on a stale zkVersion. Returns the new zkVersion. */
+  updatePartitionState(
+    topic: string,
+    partition: number,
+    state: PartitionStateData,
+    expectedZkVersion: number,
+    controllerEpochZkVersion: number,
+  ): Promise<number>;
+  getTopicsMarkedForDeletion(watch?: () => void): Promise<string[]>;
+  /** Removes /admin/delete_topics/T only (deletion disabled or topic unknown). */
+  removeTopicDeletionMarker(topic: string, controllerEpochZkVersion: number): Promise<void>;
+  /** Removes /brokers/topics/T (with its partition states), /config/topics/T and /admin/delete_topics/T. */
+  deleteTopicZnodes(topic: string, controllerEpochZkVersion: number): Promise<void>;
+  getIsrChangeNotifications(watch?: () => void): Promise<{ name: string; partitions: { topic: string; partition: number }[] }[]>;
+  deleteIsrChangeNotifications(names: string[], controllerEpochZkVersion: number): Promise<void>;
+}
+
+export function isNodeExists(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { nodeExists?: boolean }).nodeExists === true;
+}
+
+export function isBadVersion(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { badVersion?: boolean }).badVersion === true;
+}

@@ -1,0 +1,623 @@
+import { ErrorCode, type Logger } from '@gregor/common';
+import { ControllerMovedError } from '@gregor/zookeeper';
+import { ControllerChannelManager } from './controller-channel-manager.js';
+import { ControllerContext, tpKey, type ControllerBrokerInfo, type TopicPartition } from './controller-context.js';
+import { ControllerEventManager } from './controller-event-manager.js';
+import type { ControllerEvent } from './controller-events.js';
+import { ControllerRequestBatch } from './controller-request-batch.js';
+import { isBadVersion, isNodeExists, type ControllerZk, type PartitionStateData } from './controller-zk.js';
+import {
+  controlledShutdownLeaderElection,
+  newPartitionLeaderElection,
+  offlinePartitionLeaderElection,
+  preferredReplicaLeaderElection,
+  type ElectionResult,
+} from './leader-election.js';
+
+export interface ControllerConfig {
+  brokerId: number;
+  interBrokerListenerName: string;
+  uncleanLeaderElectionEnable: boolean;
+  deleteTopicEnable: boolean;
+  controllerSocketTimeoutMs: number;
+  autoLeaderRebalanceEnable: boolean;
+  leaderImbalanceCheckIntervalSeconds: number;
+  leaderImbalancePerBrokerPercentage: number;
+}
+
+/**
+ * The controller (Kafka's KafkaController in its 1.1+ event-queue form). Every broker runs one as a
+ * candidate; the one holding the ephemeral /controller znode acts: it assigns leaders from the ISR,
+ * writes partition state znodes fenced by the controller epoch, and tells brokers through
+ * LeaderAndIsr / UpdateMetadata / StopReplica.
+ */
+export class KafkaController {
+  readonly #cfg: ControllerConfig;
+  readonly #zk: ControllerZk;
+  readonly #log: Logger;
+  readonly #events: ControllerEventManager<ControllerEvent>;
+  readonly ctx = new ControllerContext();
+  #channel: ControllerChannelManager | null = null;
+  #activeControllerId: number | null = null;
+  #active = false;
+  #stopped = false;
+  #rebalanceTimer: NodeJS.Timeout | undefined;
+  /** Called when this broker becomes or stops being the controller (metrics, logs). */
+  onActiveChange: (active: boolean) => void = () => {};
+
+  constructor(cfg: ControllerConfig, zk: ControllerZk, logger: Logger) {
+    this.#cfg = cfg;
+    this.#zk = zk;
+    this.#log = logger.child({ component: 'controller' });
+    this.#events = new ControllerEventManager((e) => this.#process(e), this.#log);
+  }
+
+  get isActive(): boolean {
+    return this.#active;
+  }
+
+  get activeControllerId(): number | null {
+    return this.#activeControllerId;
+  }
+
+  get epoch(): number {
+    return this.ctx.epoch;
+  }
+
+  get eventTimings(): ReadonlyMap<string, { count: number; totalMs: number }> {
+    return this.#events.timings;
+  }
+
+  startup(): void {
+    this.#events.start();
+    this.#events.put({ type: 'Startup' });
+  }
+
+  /** A new ZooKeeper session (after expiry): everything ephemeral is gone, elect again. */
+  onNewZkSession(): void {
+    this.#events.put({ type: 'Reelect' });
+  }
+
+  /** The ZooKeeper session is lost: stop acting at once, whatever is queued. */
+  onZkSessionLost(): void {
+    if (this.#active) {
+      this.#log.warn('ZooKeeper session lost: resigning as controller');
+      this.#events.clear();
+      this.#events.put({ type: 'Resign' });
+    }
+  }
+
+  controlledShutdown(brokerId: number): Promise<{ errorCode: number; remaining: TopicPartition[] }> {
+    return new Promise((respond) => {
+      if (!this.#active) return respond({ errorCode: ErrorCode.NOT_CONTROLLER, remaining: [] });
+      this.#events.put({ type: 'ControlledShutdown', brokerId, respond });
+    });
+  }
+
+  preferredReplicaElection(partitions: TopicPartition[] | null): Promise<{ elected: TopicPartition[]; failed: TopicPartition[] }> {
+    return new Promise((respond) => {
+      if (!this.#active) return respond({ elected: [], failed: partitions ?? [] });
+      this.#events.put({ type: 'PreferredReplicaElection', partitions, respond });
+    });
+  }
+
+  async shutdown(): Promise<void> {
+    this.#stopped = true;
+    await this.#events.stop();
+    await this.#resign();
+  }
+
+  #enqueue = (event: ControllerEvent) => () => {
+    if (!this.#stopped) this.#events.put(event);
+  };
+
+  async #process(e: ControllerEvent): Promise<void> {
+    try {
+      await this.#processEvent(e);
+    } catch (err) {
+      if (err instanceof ControllerMovedError) {
+        // Our writes are fenced: another broker holds a newer controller epoch.
+        this.#log.warn({ event: e.type, err: err.message }, 'controller moved: resigning');
+        await this.#resign();
+        await this.#maybeElect();
+        return;
+      }
+      throw err;
+    }
+  }
+
+  async #processEvent(e: ControllerEvent): Promise<void> {
+    switch (e.type) {
+      case 'Startup':
+      case 'ControllerChange':
+        return this.#maybeElect();
+      case 'Reelect':
+        await this.#resign();
+        return this.#maybeElect();
+      case 'Resign':
+        return this.#resign();
+    }
+    if (!this.#active) {
+      if (e.type === 'ControlledShutdown') e.respond({ errorCode: ErrorCode.NOT_CONTROLLER, remaining: [] });
+      if (e.type === 'PreferredReplicaElection') e.respond?.({ elected: [], failed: e.partitions ?? [] });
+      return;
+    }
+    switch (e.type) {
+      case 'BrokerChange':
+        return this.#onBrokerChange();
+      case 'TopicChange':
+        return this.#onTopicChange();
+      case 'PartitionModifications':
+        return this.#onPartitionModifications(e.topic);
+      case 'TopicDeletion':
+        return this.#onTopicDeletion();
+      case 'TopicDeletionStopReplicaResult':
+        return this.#onStopReplicaDeleteResult(e.topic, e.partition, e.brokerId, e.errorCode);
+      case 'IsrChangeNotification':
+        return this.#onIsrChangeNotification();
+      case 'ControlledShutdown':
+        return e.respond(await this.#onControlledShutdown(e.brokerId));
+      case 'PreferredReplicaElection': {
+        const result = await this.#onPreferredReplicaElection(e.partitions ?? this.ctx.allPartitions());
+        e.respond?.(result);
+        return;
+      }
+      case 'AutoPreferredReplicaLeaderElection':
+        return this.#checkAndTriggerAutoLeaderRebalance();
+    }
+  }
+
+  // ---- election -------------------------------------------------------------------------
+
+  async #maybeElect(): Promise<void> {
+    const current = await this.#zk.getControllerId(this.#enqueue({ type: 'ControllerChange' }));
+    if (current !== null) {
+      this.#activeControllerId = current;
+      if (this.#active && current !== this.#cfg.brokerId) await this.#resign();
+      return;
+    }
+    const outcome = await this.#zk.tryElectController(this.#cfg.brokerId);
+    this.#activeControllerId = outcome.controllerId;
+    // Re-arm the watch: the election itself changed /controller.
+    await this.#zk.getControllerId(this.#enqueue({ type: 'ControllerChange' }));
+    if (!outcome.elected) {
+      if (this.#active) await this.#resign();
+      return;
+    }
+    this.ctx.epoch = outcome.epoch;
+    this.ctx.epochZkVersion = outcome.epochZkVersion;
+    this.#log.info({ epoch: outcome.epoch }, 'elected controller');
+    await this.#onControllerFailover();
+  }
+
+  async #resign(): Promise<void> {
+    clearInterval(this.#rebalanceTimer);
+    this.#rebalanceTimer = undefined;
+    const wasActive = this.#active;
+    this.#active = false;
+    const channel = this.#channel;
+    this.#channel = null;
+    await channel?.shutdown();
+    this.ctx.reset();
+    if (wasActive) {
+      this.#log.info('resigned as controller');
+      this.onActiveChange(false);
+    }
+  }
+
+  #newBatch(): ControllerRequestBatch {
+    return new ControllerRequestBatch(this.ctx, this.#channel!, this.#cfg.brokerId, this.#log, (topic, partition, brokerId, errorCode) =>
+      this.#events.put({ type: 'TopicDeletionStopReplicaResult', topic, partition, brokerId, errorCode }),
+    );
+  }
+
+  async #onControllerFailover(): Promise<void> {
+    this.#active = true;
+    this.#channel = new ControllerChannelManager({
+      controllerId: this.#cfg.brokerId,
+      listenerName: this.#cfg.interBrokerListenerName,
+      requestTimeoutMs: this.#cfg.controllerSocketTimeoutMs,
+      logger: this.#log,
+    });
+    // Load everything, watching what the controller must follow.
+    const brokers = await this.#readBrokers(await this.#zk.getBrokerIds(this.#enqueue({ type: 'BrokerChange' })));
+    for (const b of brokers) {
+      this.ctx.liveBrokers.set(b.id, b);
+      this.#channel.addBroker(b);
+    }
+    const topics = await this.#zk.getTopics(this.#enqueue({ type: 'TopicChange' }));
+    for (const topic of topics) await this.#loadTopic(topic);
+    await this.#zk.getIsrChangeNotifications(this.#enqueue({ type: 'IsrChangeNotification' }));
+
+    const batch = this.#newBatch();
+    // Brokers must know the live brokers and every partition before they act on LeaderAndIsr.
+    batch.addUpdateMetadata([...this.ctx.liveBrokers.keys()], this.ctx.allPartitions());
+    batch.send();
+    await this.#electLeadersForNewOrOfflinePartitions(this.ctx.allPartitions(), batch);
+    // Resend the current leadership to every live replica: brokers may have missed decisions.
+    for (const tp of this.ctx.allPartitions()) batch.addLeaderAndIsr(this.ctx.replicasOf(tp.topic, tp.partition), tp);
+    batch.send();
+    this.onActiveChange(true);
+    await this.#onTopicDeletion();
+    if (this.#cfg.autoLeaderRebalanceEnable) {
+      this.#rebalanceTimer = setInterval(
+        this.#enqueue({ type: 'AutoPreferredReplicaLeaderElection' }),
+        this.#cfg.leaderImbalanceCheckIntervalSeconds * 1000,
+      );
+      this.#rebalanceTimer.unref();
+    }
+  }
+
+  async #readBrokers(ids: number[]): Promise<ControllerBrokerInfo[]> {
+    const out: ControllerBrokerInfo[] = [];
+    for (const id of ids) {
+      const b = await this.#zk.getBroker(id);
+      if (b) out.push(b);
+    }
+    return out;
+  }
+
+  async #loadTopic(topic: string): Promise<void> {
+    const assignment = await this.#zk.getTopicAssignment(topic, this.#enqueue({ type: 'PartitionModifications', topic }));
+    if (!assignment) return;
+    this.ctx.assignments.set(topic, assignment);
+    for (const partition of assignment.keys()) {
+      const s = await this.#zk.getPartitionState(topic, partition);
+      if (s) this.ctx.leadership.set(tpKey(topic, partition), { topic, partition, ...s.state, zkVersion: s.zkVersion });
+    }
+  }
+
+  // ---- leadership -----------------------------------------------------------------------
+
+  /**
+   * Elects leaders for partitions that have no state yet (new) or whose leader is not live
+   * (offline), writes the state znodes, and queues LeaderAndIsr to their replicas.
+   */
+  async #electLeadersForNewOrOfflinePartitions(tps: TopicPartition[], batch: ControllerRequestBatch): Promise<void> {
+    const live = this.ctx.liveBrokerIds();
+    for (const tp of tps) {
+      if (this.ctx.topicsToBeDeleted.has(tp.topic)) continue;
+      const key = tpKey(tp.topic, tp.partition);
+      const replicas = this.ctx.replicasOf(tp.topic, tp.partition);
+      const current = this.ctx.leadership.get(key);
+      if (!current) {
+        const r = newPartitionLeaderElection(replicas, live);
+        if (!r) {
+          this.#log.warn({ partition: key, replicas }, 'new partition has no live replica; it stays offline');
+          continue;
+        }
+        await this.#createState(tp, r, batch);
+      } else if (!live.has(current.leader)) {
+        await this.#electAndWrite(tp, (isr) => offlinePartitionLeaderElection(replicas, isr, live, this.#cfg.uncleanLeaderElectionEnable), batch);
+      }
+    }
+  }
+
+  async #createState(tp: TopicPartition, r: ElectionResult, batch: ControllerRequestBatch): Promise<void> {
+    const key = tpKey(tp.topic, tp.partition);
+    const state: PartitionStateData = { controllerEpoch: this.ctx.epoch, leader: r.leader, leaderEpoch: 0, isr: r.isr };
+    try {
+      const zkVersion = await this.#zk.createPartitionState(tp.topic, tp.partition, state, this.ctx.epochZkVersion);
+      this.ctx.leadership.set(key, { ...tp, ...state, zkVersion });
+      batch.addLeaderAndIsr(this.ctx.replicasOf(tp.topic, tp.partition), tp, true);
+      this.#log.info({ partition: key, leader: r.leader, isr: r.isr }, 'partition online');
+    } catch (err) {
+      if (!isNodeExists(err)) throw err;
+      const s = await this.#zk.getPartitionState(tp.topic, tp.partition);
+      if (s) this.ctx.leadership.set(key, { ...tp, ...s.state, zkVersion: s.zkVersion });
+    }
+  }
+
+  /**
+   * Runs an election against the freshest ISR and writes it conditionally; on a stale zkVersion
+   * (a leader changed the ISR meanwhile) re-reads once and retries.
+   */
+  async #electAndWrite(
+    tp: TopicPartition,
+    elect: (isr: number[]) => ElectionResult | null,
+    batch: ControllerRequestBatch,
+  ): Promise<boolean> {
+    const key = tpKey(tp.topic, tp.partition);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const current = this.ctx.leadership.get(key);
+      if (!current) return false;
+      const r = elect(current.isr);
+      if (!r) {
+        if (this.ctx.liveBrokers.has(current.leader)) return false;
+        // No eligible leader: the partition goes offline (leader -1), the ISR keeps its last member.
+        if (current.leader === -1) return false;
+        const offline: PartitionStateData = { controllerEpoch: this.ctx.epoch, leader: -1, leaderEpoch: current.leaderEpoch + 1, isr: current.isr };
+        if (await this.#writeState(tp, offline, current.zkVersion)) {
+          this.#log.warn({ partition: key, isr: current.isr }, 'no live in-sync replica: partition offline');
+          batch.addUpdateMetadata([...this.ctx.liveBrokers.keys()], [tp]);
+          return false;
+        }
+        continue;
+      }
+      if (r.unclean) this.#log.error({ partition: key, leader: r.leader, oldIsr: current.isr }, 'unclean leader election: acknowledged data may be lost');
+      const next: PartitionStateData = { controllerEpoch: this.ctx.epoch, leader: r.leader, leaderEpoch: current.leaderEpoch + 1, isr: r.isr };
+      if (await this.#writeState(tp, next, current.zkVersion)) {
+        this.#log.info({ partition: key, leader: r.leader, leaderEpoch: next.leaderEpoch, isr: r.isr }, 'new leader elected');
+        batch.addLeaderAndIsr(this.ctx.replicasOf(tp.topic, tp.partition), tp);
+        return true;
+      }
+    }
+    this.#log.error({ partition: key }, 'gave up electing a leader after repeated zkVersion conflicts');
+    return false;
+  }
+
+  /** Conditional write of a state znode; on BADVERSION refreshes the context and returns false. */
+  async #writeState(tp: TopicPartition, state: PartitionStateData, expectedZkVersion: number): Promise<boolean> {
+    const key = tpKey(tp.topic, tp.partition);
+    try {
+      const zkVersion = await this.#zk.updatePartitionState(tp.topic, tp.partition, state, expectedZkVersion, this.ctx.epochZkVersion);
+      this.ctx.leadership.set(key, { ...tp, ...state, zkVersion });
+      return true;
+    } catch (err) {
+      if (!isBadVersion(err)) throw err;
+      const s = await this.#zk.getPartitionState(tp.topic, tp.partition);
+      if (s) this.ctx.leadership.set(key, { ...tp, ...s.state, zkVersion: s.zkVersion });
+      return false;
+    }
+  }
+
+  // ---- brokers --------------------------------------------------------------------------
+
+  async #onBrokerChange(): Promise<void> {
+    const ids = new Set(await this.#zk.getBrokerIds(this.#enqueue({ type: 'BrokerChange' })));
+    const current = await this.#readBrokers([...ids]);
+    const known = this.ctx.liveBrokers;
+    const newBrokers = current.filter((b) => !known.has(b.id));
+    const bounced = current.filter((b) => known.has(b.id) && known.get(b.id)!.epoch !== b.epoch);
+    const dead = [...known.keys()].filter((id) => !ids.has(id));
+    if (newBrokers.length === 0 && bounced.length === 0 && dead.length === 0) return;
+    this.#log.info({ new: newBrokers.map((b) => b.id), dead, bounced: bounced.map((b) => b.id) }, 'broker change');
+
+    for (const id of [...dead, ...bounced.map((b) => b.id)]) {
+      known.delete(id);
+      this.ctx.shuttingDownBrokerIds.delete(id);
+      await this.#channel!.removeBroker(id);
+    }
+    if (dead.length > 0 || bounced.length > 0) await this.#onBrokerFailure([...dead, ...bounced.map((b) => b.id)]);
+    const started = [...newBrokers, ...bounced];
+    for (const b of started) {
+      known.set(b.id, b);
+      this.#channel!.addBroker(b);
+    }
+    if (started.length > 0) await this.#onBrokerStartup(started.map((b) => b.id));
+  }
+
+  async #onBrokerFailure(deadIds: number[]): Promise<void> {
+    const batch = this.#newBatch();
+    const dead = new Set(deadIds);
+    const live = this.ctx.liveBrokerIds();
+    for (const tp of this.ctx.allPartitions()) {
+      const key = tpKey(tp.topic, tp.partition);
+      const l = this.ctx.leadership.get(key);
+      if (!l || this.ctx.topicsToBeDeleted.has(tp.topic)) continue;
+      const replicas = this.ctx.replicasOf(tp.topic, tp.partition);
+      if (dead.has(l.leader)) {
+        await this.#electAndWrite(tp, (isr) => offlinePartitionLeaderElection(replicas, isr, live, this.#cfg.uncleanLeaderElectionEnable), batch);
+      } else if (l.isr.some((b) => dead.has(b)) && l.leader >= 0) {
+        // A dead follower leaves the ISR at once (Kafka's OfflineReplica transition).
+        await this.#removeReplicasFromIsr(tp, dead, batch);
+      }
+    }
+    batch.addUpdateMetadata([...live], []);
+    batch.send();
+    await this.#retryPendingDeletions();
+  }
+
+  async #removeReplicasFromIsr(tp: TopicPartition, ids: Set<number>, batch: ControllerRequestBatch): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const l = this.ctx.leadership.get(tpKey(tp.topic, tp.partition));
+      if (!l) return;
+      const isr = l.isr.filter((b) => !ids.has(b));
+      if (isr.length === l.isr.length || isr.length === 0) return;
+      const next: PartitionStateData = { controllerEpoch: this.ctx.epoch, leader: l.leader, leaderEpoch: l.leaderEpoch + 1, isr };
+      if (await this.#writeState(tp, next, l.zkVersion)) {
+        batch.addLeaderAndIsr(this.ctx.replicasOf(tp.topic, tp.partition), tp);
+        return;
+      }
+    }
+  }
+
+  async #onBrokerStartup(ids: number[]): Promise<void> {
+    const batch = this.#newBatch();
+    const existing = [...this.ctx.liveBrokers.keys()].filter((id) => !ids.includes(id));
+    batch.addUpdateMetadata(existing, []);
+    batch.addUpdateMetadata(ids, this.ctx.allPartitions());
+    batch.send();
+    // Replicas on the new brokers learn their role; offline partitions may get a leader back.
+    const started = new Set(ids);
+    for (const tp of this.ctx.allPartitions()) {
+      const replicas = this.ctx.replicasOf(tp.topic, tp.partition);
+      if (replicas.some((r) => started.has(r)) && this.ctx.leadership.has(tpKey(tp.topic, tp.partition))) {
+        batch.addLeaderAndIsr(replicas.filter((r) => started.has(r)), tp);
+      }
+    }
+    await this.#electLeadersForNewOrOfflinePartitions(this.ctx.allPartitions(), batch);
+    batch.send();
+    await this.#retryPendingDeletions();
+  }
+
+  async #onControlledShutdown(brokerId: number): Promise<{ errorCode: number; remaining: TopicPartition[] }> {
+    if (!this.ctx.liveBrokers.has(brokerId)) return { errorCode: ErrorCode.BROKER_NOT_AVAILABLE, remaining: [] };
+    this.ctx.shuttingDownBrokerIds.add(brokerId);
+    const live = this.ctx.liveBrokerIds();
+    const batch = this.#newBatch();
+    for (const tp of this.ctx.partitionsOnBroker(brokerId)) {
+      const replicas = this.ctx.replicasOf(tp.topic, tp.partition);
+      const l = this.ctx.leadership.get(tpKey(tp.topic, tp.partition));
+      if (!l || replicas.length <= 1) continue;
+      if (l.leader === brokerId) {
+        await this.#electAndWrite(tp, (isr) => controlledShutdownLeaderElection(replicas, isr, live, this.ctx.shuttingDownBrokerIds), batch);
+      } else if (l.isr.includes(brokerId)) {
+        batch.addStopReplica(brokerId, tp, false);
+        await this.#removeReplicasFromIsr(tp, new Set([brokerId]), batch);
+      }
+    }
+    batch.send();
+    const remaining = this.ctx.partitionsLedBy(brokerId).filter((tp) => this.ctx.replicasOf(tp.topic, tp.partition).length > 1);
+    this.#log.info({ broker: brokerId, remaining: remaining.length }, 'controlled shutdown');
+    return { errorCode: ErrorCode.NONE, remaining };
+  }
+
+  // ---- topics ---------------------------------------------------------------------------
+
+  async #onTopicChange(): Promise<void> {
+    const topics = new Set(await this.#zk.getTopics(this.#enqueue({ type: 'TopicChange' })));
+    const added = [...topics].filter((t) => !this.ctx.assignments.has(t));
+    const removed = [...this.ctx.assignments.keys()].filter((t) => !topics.has(t));
+    for (const t of removed) this.#forgetTopic(t);
+    if (added.length === 0) return;
+    const batch = this.#newBatch();
+    const tps: TopicPartition[] = [];
+    for (const t of added) {
+      await this.#loadTopic(t);
+      tps.push(...this.ctx.partitionsOfTopic(t));
+    }
+    this.#log.info({ topics: added }, 'new topics');
+    await this.#electLeadersForNewOrOfflinePartitions(tps, batch);
+    batch.send();
+  }
+
+  async #onPartitionModifications(topic: string): Promise<void> {
+    const assignment = await this.#zk.getTopicAssignment(topic, this.#enqueue({ type: 'PartitionModifications', topic }));
+    if (!assignment || this.ctx.topicsToBeDeleted.has(topic)) return;
+    const known = this.ctx.assignments.get(topic) ?? new Map<number, number[]>();
+    const added = [...assignment.keys()].filter((p) => !known.has(p));
+    if (added.length === 0) return;
+    for (const p of added) known.set(p, assignment.get(p)!);
+    this.ctx.assignments.set(topic, known);
+    this.#log.info({ topic, partitions: added }, 'new partitions');
+    const batch = this.#newBatch();
+    await this.#electLeadersForNewOrOfflinePartitions(added.map((partition) => ({ topic, partition })), batch);
+    batch.send();
+  }
+
+  #forgetTopic(topic: string): void {
+    for (const p of this.ctx.assignments.get(topic)?.keys() ?? []) this.ctx.leadership.delete(tpKey(topic, p));
+    this.ctx.assignments.delete(topic);
+    this.ctx.topicsToBeDeleted.delete(topic);
+    this.ctx.deletionPendingReplicas.delete(topic);
+  }
+
+  async #onTopicDeletion(): Promise<void> {
+    const marked = await this.#zk.getTopicsMarkedForDeletion(this.#enqueue({ type: 'TopicDeletion' }));
+    for (const topic of marked) {
+      if (this.ctx.topicsToBeDeleted.has(topic)) continue;
+      if (!this.ctx.assignments.has(topic) || !this.#cfg.deleteTopicEnable) {
+        if (!this.#cfg.deleteTopicEnable) this.#log.warn({ topic }, 'delete.topic.enable is false: ignoring deletion request');
+        await this.#zk.removeTopicDeletionMarker(topic, this.ctx.epochZkVersion);
+        continue;
+      }
+      this.ctx.topicsToBeDeleted.add(topic);
+      const pending = new Set<string>();
+      for (const tp of this.ctx.partitionsOfTopic(topic)) {
+        for (const r of this.ctx.replicasOf(topic, tp.partition)) pending.add(`${r}:${tp.partition}`);
+      }
+      this.ctx.deletionPendingReplicas.set(topic, pending);
+      this.#log.info({ topic }, 'deleting topic');
+      const batch = this.#newBatch();
+      batch.addUpdateMetadata([...this.ctx.liveBrokers.keys()], this.ctx.partitionsOfTopic(topic));
+      for (const tp of this.ctx.partitionsOfTopic(topic)) {
+        for (const r of this.ctx.replicasOf(topic, tp.partition)) batch.addStopReplica(r, tp, true);
+      }
+      batch.send();
+      if (pending.size === 0) await this.#completeDeletion(topic);
+    }
+  }
+
+  async #onStopReplicaDeleteResult(topic: string, partition: number, brokerId: number, errorCode: number): Promise<void> {
+    const pending = this.ctx.deletionPendingReplicas.get(topic);
+    if (!pending) return;
+    if (errorCode !== ErrorCode.NONE) {
+      this.#log.warn({ topic, partition, broker: brokerId, errorCode }, 'replica deletion failed; will retry when the broker restarts');
+      return;
+    }
+    pending.delete(`${brokerId}:${partition}`);
+    if (pending.size === 0) await this.#completeDeletion(topic);
+  }
+
+  /** Replicas on brokers that were down get their StopReplica when they come back. */
+  async #retryPendingDeletions(): Promise<void> {
+    const batch = this.#newBatch();
+    for (const [topic, pending] of this.ctx.deletionPendingReplicas) {
+      for (const entry of pending) {
+        const [broker, partition] = entry.split(':').map(Number) as [number, number];
+        if (this.ctx.liveBrokers.has(broker)) batch.addStopReplica(broker, { topic, partition }, true);
+      }
+    }
+    batch.send();
+  }
+
+  async #completeDeletion(topic: string): Promise<void> {
+    await this.#zk.deleteTopicZnodes(topic, this.ctx.epochZkVersion);
+    this.#forgetTopic(topic);
+    this.#log.info({ topic }, 'topic deleted');
+  }
+
+  // ---- ISR changes made by leaders ------------------------------------------------------
+
+  async #onIsrChangeNotification(): Promise<void> {
+    const notes = await this.#zk.getIsrChangeNotifications(this.#enqueue({ type: 'IsrChangeNotification' }));
+    if (notes.length === 0) return;
+    const tps = new Map<string, TopicPartition>();
+    for (const n of notes) for (const tp of n.partitions) tps.set(tpKey(tp.topic, tp.partition), tp);
+    for (const tp of tps.values()) {
+      if (!this.ctx.assignments.has(tp.topic)) continue;
+      const s = await this.#zk.getPartitionState(tp.topic, tp.partition);
+      if (s) this.ctx.leadership.set(tpKey(tp.topic, tp.partition), { ...tp, ...s.state, zkVersion: s.zkVersion });
+    }
+    const batch = this.#newBatch();
+    batch.addUpdateMetadata([...this.ctx.liveBrokers.keys()], [...tps.values()].filter((tp) => this.ctx.assignments.has(tp.topic)));
+    batch.send();
+    await this.#zk.deleteIsrChangeNotifications(notes.map((n) => n.name), this.ctx.epochZkVersion);
+  }
+
+  // ---- preferred replica election -------------------------------------------------------
+
+  async #onPreferredReplicaElection(tps: TopicPartition[]): Promise<{ elected: TopicPartition[]; failed: TopicPartition[] }> {
+    const live = this.ctx.liveBrokerIds();
+    const batch = this.#newBatch();
+    const elected: TopicPartition[] = [];
+    const failed: TopicPartition[] = [];
+    for (const tp of tps) {
+      const l = this.ctx.leadership.get(tpKey(tp.topic, tp.partition));
+      const replicas = this.ctx.replicasOf(tp.topic, tp.partition);
+      if (!l || this.ctx.topicsToBeDeleted.has(tp.topic)) {
+        failed.push(tp);
+        continue;
+      }
+      if (l.leader === replicas[0]) {
+        elected.push(tp);
+        continue;
+      }
+      const ok = await this.#electAndWrite(tp, (isr) => preferredReplicaLeaderElection(replicas, isr, live), batch);
+      (ok ? elected : failed).push(tp);
+    }
+    batch.send();
+    return { elected, failed };
+  }
+
+  async #checkAndTriggerAutoLeaderRebalance(): Promise<void> {
+    const byPreferred = new Map<number, TopicPartition[]>();
+    for (const tp of this.ctx.allPartitions()) {
+      const preferred = this.ctx.replicasOf(tp.topic, tp.partition)[0];
+      if (preferred === undefined) continue;
+      let l = byPreferred.get(preferred);
+      if (!l) byPreferred.set(preferred, (l = []));
+      l.push(tp);
+    }
+    for (const [broker, tps] of byPreferred) {
+      if (!this.ctx.liveBrokers.has(broker) || this.ctx.shuttingDownBrokerIds.has(broker)) continue;
+      const notLed = tps.filter((tp) => this.ctx.leadership.get(tpKey(tp.topic, tp.partition))?.leader !== broker);
+      const ratio = notLed.length / tps.length;
+      if (ratio * 100 > this.#cfg.leaderImbalancePerBrokerPercentage) {
+        this.#log.info({ broker, imbalance: ratio }, 'leader imbalance: preferred replica election');
+        await this.#onPreferredReplicaElection(notLed.filter((tp) => !this.ctx.topicsToBeDeleted.has(tp.topic)));
+      }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import { ZkError, ZkErrorCode, deleteTopicsPath, type KafkaZkClient } from '@gregor/zookeeper';
+import type { ControllerBrokerInfo } from './controller-context.js';
+import type { ControllerZk, ElectionOutcome, PartitionStateData } from './controller-zk.js';
+
+/** Marks ZooKeeper answers the controller reacts to (node exists, stale zkVersion). */
+function tagged(err: unknown): unknown {
+  if (err instanceof ZkError) {
+    if (err.zkCode === ZkErrorCode.NODE_EXISTS) Object.assign(err, { nodeExists: true });
+    if (err.zkCode === ZkErrorCode.BAD_VERSION) Object.assign(err, { badVersion: true });
+  }
+  return err;
+}
+
+/** The controller's ZooKeeper access, on Kafka's znodes through KafkaZkClient. */
+export class KafkaZkControllerStore implements ControllerZk {
+  readonly #zk: KafkaZkClient;
+
+  constructor(zk: KafkaZkClient) {
+    this.#zk = zk;
+  }
+
+  async tryElectController(brokerId: number): Promise<ElectionOutcome> {
+    return this.#zk.tryElectController(brokerId);
+  }
+
+  getControllerId(watch?: () => void): Promise<number | null> {
+    return this.#zk.getControllerId(watch ? () => watch() : undefined);
+  }
+
+  getBrokerIds(watch?: () => void): Promise<number[]> {
+    return this.#zk.getBrokerIds(watch ? () => watch() : undefined);
+  }
+
+  async getBroker(id: number): Promise<ControllerBrokerInfo | null> {
+    const b = await this.#zk.getBroker(id);
+    if (!b) return null;
+    return {
+      id: b.brokerId,
+      rack: b.rack,
+      epoch: b.epoch,
+      endpoints: b.endpoints.map((e) => ({ listenerName: e.listener, host: e.host, port: e.port, securityProtocol: e.securityProtocol })),
+    };
+  }
+
+  getTopics(watch?: () => void): Promise<string[]> {
+    return this.#zk.getAllTopics(watch ? () => watch() : undefined);
+  }
+
+  async getTopicAssignment(topic: string, watch?: () => void): Promise<Map<number, number[]> | null> {
+    const a = await this.#zk.getTopicAssignment(topic, watch ? () => watch() : undefined);
+    return a ? new Map(a.assignment.partitions) : null;
+  }
+
+  async getPartitionState(topic: string, partition: number) {
+    return this.#zk.getPartitionState(topic, partition);
+  }
+
+  async createPartitionState(topic: string, partition: number, state: PartitionStateData, controllerEpochZkVersion: number): Promise<number> {
+    const [result] = await this.#zk.createPartitionStates([{ topic, partition, state }], controllerEpochZkVersion);
+    if (result!.error) throw tagged(result!.error);
+    return result!.zkVersion ?? 0;
+  }
+
+  async updatePartitionState(
+    topic: string,
+    partition: number,
+    state: PartitionStateData,
+    expectedZkVersion: number,
+    controllerEpochZkVersion: number,
+  ): Promise<number> {
+    try {
+      return await this.#zk.updatePartitionState(topic, partition, state, expectedZkVersion, controllerEpochZkVersion);
+    } catch (err) {
+      throw tagged(err);
+    }
+  }
+
+  getTopicsMarkedForDeletion(watch?: () => void): Promise<string[]> {
+    return this.#zk.getTopicsMarkedForDeletion(watch ? () => watch() : undefined);
+  }
+
+  async removeTopicDeletionMarker(topic: string): Promise<void> {
+    await this.#zk.zk.deleteRecursive(deleteTopicsPath(topic));
+  }
+
+  async deleteTopicZnodes(topic: string): Promise<void> {
+    await this.#zk.deleteTopicZnodes(topic);
+  }
+
+  async getIsrChangeNotifications(watch?: () => void) {
+    const names = await this.#zk.getIsrChangeNotifications(watch ? () => watch() : undefined);
+    const out: { name: string; partitions: { topic: string; partition: number }[] }[] = [];
+    for (const name of names) out.push({ name, partitions: await this.#zk.getIsrChangeNotification(name) });
+    return out;
+  }
+
+  async deleteIsrChangeNotifications(names: string[]): Promise<void> {
+    await this.#zk.deleteIsrChangeNotifications(names);
+  }
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what it needs (Debian packages when run as root, npm ci, build),
+# runs vitest, and ends with one line "N passed, N failed" (CI reads it). Exit code non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+[ -f /usr/share/java/zookeeper.jar ] || need_apt+=(zookeeper)
+command -v kcat >/dev/null 2>&1 || need_apt+=(kcat)
+command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "installing ${need_apt[*]} (apt-get)" >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+  else
+    echo "missing Debian packages: ${need_apt[*]} (run as root, or: sudo apt-get install ${need_apt[*]})" >&2
+    exit 1
+  fi
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund >&2
+fi
+npx tsc -b >&2
+
+report=$(mktemp -t gregor-vitest-XXXXXX.json)
+trap 'rm -f "$report"' EXIT
+set +e
+npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
+status=$?
+set -e
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const failed = r.numFailedTests + (r.numFailedTests === 0 ? r.numFailedTestSuites : 0);
+  console.log(`${r.numPassedTests} passed, ${failed} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
+  if (r.numTotalTests === 0) process.exit(1);
+' "$report" || status=1
+exit $status
