@@ -173,6 +173,36 @@ describe('KafkaZkClient', () => {
     expect(events).toEqual([{ type: 'childrenChanged', path: '/isr_change_notification' }]);
   });
 
+  it('old consumer: registration, partition ownership, offsets', async () => {
+    const c1 = await zk.client();
+    const consumer1 = new KafkaZkClient(c1);
+    const consumer2 = new KafkaZkClient(await zk.client());
+    const registration = { subscription: { t: 1 }, pattern: 'static' as const, timestamp: 1588888888888 };
+    await consumer1.registerConsumer('g', 'g_c1', registration);
+    await consumer2.registerConsumer('g', 'g_c2', registration);
+    expect(await kafka.getConsumerIds('g')).toEqual(['g_c1', 'g_c2']);
+    expect((await kafka.zk.getData('/consumers/g/ids/g_c1')).data.toString()).toBe('{"version":1,"subscription":{"t":1},"pattern":"static","timestamp":"1588888888888"}');
+    expect(await kafka.getConsumerRegistration('g', 'g_c2')).toEqual(registration);
+
+    expect(await consumer1.claimPartition('g', 't', 0, 'g_c1-0')).toBe(true);
+    expect(await consumer1.claimPartition('g', 't', 0, 'g_c1-0')).toBe(true);
+    expect(await consumer2.claimPartition('g', 't', 0, 'g_c2-0')).toBe(false);
+    expect(await kafka.getPartitionOwner('g', 't', 0)).toBe('g_c1-0');
+    await consumer2.releasePartition('g', 't', 0); // not the owner: no effect
+    expect(await kafka.getPartitionOwner('g', 't', 0)).toBe('g_c1-0');
+    await consumer1.releasePartition('g', 't', 0);
+    expect(await consumer2.claimPartition('g', 't', 0, 'g_c2-0')).toBe(true);
+
+    expect(await kafka.getConsumerOffset('g', 't', 0)).toBeNull();
+    await consumer2.commitConsumerOffset('g', 't', 0, 42n);
+    await consumer2.commitConsumerOffset('g', 't', 0, 43n);
+    expect(await kafka.getConsumerOffset('g', 't', 0)).toBe(43n);
+    expect((await kafka.zk.getData('/consumers/g/offsets/t/0')).data.toString()).toBe('43');
+
+    await c1.close(); // ephemerals go with the session
+    expect(await kafka.getConsumerIds('g')).toEqual(['g_c2']);
+  });
+
   it('reports ZooKeeper errors with their codes', async () => {
     const error = await kafka.updatePartitionState('missing', 0, { leader: 1, leaderEpoch: 0, isr: [1], controllerEpoch: 1 }, 0).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ZkError);
