@@ -131,6 +131,9 @@ export class KafkaServer {
     this.session.on('sessionLost', () => this.controller.onZkSessionLost());
     this.session.on('expired', () => this.controller.onZkSessionLost());
     this.controller.startup();
+    // Serve clients once the controller has told us who is alive (bounded: a missing controller is not fatal).
+    const known = await this.metadataCache.waitFor(() => this.metadataCache.isBrokerAlive(cfg.brokerId), cfg.zookeeperSessionTimeoutMs * 2);
+    if (!known) this.log.warn('no UpdateMetadata from a controller yet; serving with an empty cluster view');
 
     this.#hwCheckpointTimer = setInterval(() => this.#checkpointHighWatermarks(), cfg.replicaHighWatermarkCheckpointIntervalMs);
     this.#hwCheckpointTimer.unref();

@@ -54,6 +54,8 @@ export class AdminManager {
       throw new GregorError(ErrorCode.INVALID_CONFIG, (err as ConfigError).message);
     }
     const live = this.#liveBrokerIds();
+    // An empty view means no UpdateMetadata yet (startup, controller failover): retriable, not invalid.
+    if (live.length === 0) throw new GregorError(ErrorCode.LEADER_NOT_AVAILABLE, 'no live brokers known yet');
     if (t.assignments && t.assignments.size > 0) {
       if (t.numPartitions !== -1 || t.replicationFactor !== -1) {
         throw new GregorError(ErrorCode.INVALID_REQUEST, 'Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.');
