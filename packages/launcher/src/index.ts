@@ -4,3 +4,10 @@ export { ZooKeeperEnsemble, type ZooKeeperEnsembleConfig } from './zookeeper-ens
 export { renderZooCfg, type ZooCfg, type QuorumServer } from './zoo-cfg.js';
 export { fourLetterWord, serverMode, type ZooKeeperMode } from './four-letter-word.js';
 export { freePort, freePorts } from './free-port.js';
+export { BrokerProcess, type BrokerProcessConfig } from './broker-process.js';
+export { LocalCluster, type LocalClusterOptions, type NodeKind, type NodeStatus, type ClusterStatus } from './local-cluster.js';
+export { defaultClusterSpec, readClusterFile, clusterSpecFrom, type ClusterSpec, type BrokerSpec, type ZooKeeperPorts } from './cluster-spec.js';
+export { localBrokerProperties, renderProperties, type LocalBrokerContext } from './server-properties.js';
+export { readZkClusterView, type ZkClusterView } from './zk-inspect.js';
+export { httpHealthy } from './http-health.js';
+export { portOpen } from './port-open.js';

@@ -21,6 +21,9 @@ describe('ZooKeeperNode (standalone)', () => {
     expect(node.isRunning()).toBe(true);
     expect(await node.mode()).toBe('standalone');
     expect(await fourLetterWord(node.config.clientPort, 'ruok')).toBe('imok');
+    // a second handle on the same folder (another CLI invocation) sees the running server
+    await expect(new ZooKeeperNode(node.config).start()).rejects.toThrow(/already running/);
+    expect(ZooKeeperNode.attach(node.config.dir).pid).toBe(node.pid);
     node.pause();
     expect(await node.mode(500)).toBeNull();
     node.resume();

@@ -116,7 +116,8 @@ export class ZooKeeperNode {
 
   /** Writes the config and starts the server; with `waitReady` (default) resolves once it serves. */
   async start(options: { waitReady?: boolean } = {}): Promise<void> {
-    if (this.isRunning()) throw new Error(`${this.name} is already running (pid ${this.pid})`);
+    // reattach() also catches a server started by another invocation from the same folder.
+    if (this.reattach()) throw new Error(`${this.name} is already running (pid ${this.pid})`);
     this.#writeConfig();
     // A process attached from a pid file has no command line: make a fresh one.
     if (!this.#process.restartable) this.#process = this.#newProcess();
