@@ -13,7 +13,8 @@ import {
 import { LeaderEpochCache } from './leader-epoch-cache.js';
 import { DEFAULT_LOG_CONFIG, validateLogConfig, type LogConfig } from './log-config.js';
 import { recoverSegment, recoverSegments } from './recovery.js';
-import { LogSegment } from './segment.js';
+import { LogSegment, storageError } from './segment.js';
+import { fsyncDir } from './checkpoint-file.js';
 import { nodeIo, type SegmentIo } from './segment-io.js';
 
 const MAX_RELATIVE_OFFSET = 0x7fffffff;
@@ -195,7 +196,8 @@ export class PartitionLog {
         if (lastOffset >= maxOffset) break;
         length += size;
       }
-      if (length > 0) return { records: window.subarray(0, length), firstOffset: start.baseOffset };
+      // Copy when most of the window is unused, so a small response does not pin a large buffer.
+      if (length > 0) return { records: length < window.length / 2 ? Buffer.from(window.subarray(0, length)) : window.subarray(0, length), firstOffset: start.baseOffset };
       if (!minOneBatch) return empty;
       return { records: segment.readBytes(start.position, start.size), firstOffset: start.baseOffset };
     }
@@ -286,6 +288,12 @@ export class PartitionLog {
   flush(): void {
     this.#checkOpen();
     for (const segment of this.#segmentsFrom(this.recoveryPoint)) segment.flush();
+    // New segment files are durable only once their directory entries are.
+    try {
+      fsyncDir(this.dir);
+    } catch (err) {
+      throw storageError(`flushing directory ${this.dir} failed`, err);
+    }
     this.recoveryPoint = this.#logEndOffset;
   }
 
@@ -338,7 +346,11 @@ export class PartitionLog {
   }
 
   #appendToActive(records: Buffer, batches: readonly BatchHeader[]): void {
-    this.#maybeRoll(records.length, batches.at(-1)!.lastOffset);
+    try {
+      this.#maybeRoll(records.length, batches.at(-1)!.lastOffset);
+    } catch (err) {
+      throw err instanceof GregorError ? err : storageError(`rolling a new segment of ${this.topic}-${this.partition} failed`, err);
+    }
     this.#active().append(records, batches);
     this.#logEndOffset = batches.at(-1)!.lastOffset + 1;
   }

@@ -1,5 +1,8 @@
 import type { Logger } from '@gregor/common';
-import { batchProblem, MIN_BATCH_SIZE, type BatchHeader } from './batch-scan.js';
+import { BATCH_HEADER_SIZE } from '@gregor/protocol';
+import { batchProblem, MIN_BATCH_SIZE, readBatchHeader, type BatchHeader } from './batch-scan.js';
+
+const RECOVERY_WINDOW_BYTES = 1024 * 1024;
 import type { LogSegment } from './segment.js';
 
 export interface SegmentRecoveryResult {
@@ -18,20 +21,30 @@ export interface SegmentRecoveryResult {
 export function recoverSegment(segment: LogSegment, onBatch: (batch: BatchHeader) => void): SegmentRecoveryResult {
   segment.resetIndexes();
   const fileSize = segment.fileSize();
+  // Batches are read through a large window: one read call per window rather than two per batch.
+  let window: Buffer = Buffer.alloc(0);
+  let windowStart = 0;
+  const view = (position: number, length: number): Buffer => {
+    if (position + length > windowStart + window.length) {
+      windowStart = position;
+      window = segment.readBytes(position, Math.max(length, RECOVERY_WINDOW_BYTES));
+    }
+    return window.subarray(position - windowStart, position - windowStart + length);
+  };
   let position = 0;
   let expected = segment.baseOffset;
   let problem: string | null = null;
   while (position < fileSize) {
-    const header = segment.readHeaderAt(position);
-    if (!header) {
+    if (fileSize - position < BATCH_HEADER_SIZE) {
       problem = 'torn batch header';
       break;
     }
+    const header = readBatchHeader(view(position, BATCH_HEADER_SIZE), 0, position);
     if (header.size < MIN_BATCH_SIZE || position + header.size > fileSize) {
       problem = `batch length ${header.size} runs past the end of the file or is too small`;
       break;
     }
-    problem = batchProblem(segment.readBytes(position, header.size));
+    problem = batchProblem(view(position, header.size));
     if (problem === null && header.baseOffset !== expected) problem = `base offset ${header.baseOffset} where ${expected} was expected`;
     if (problem !== null) break;
     segment.indexBatch(header);

@@ -23,6 +23,9 @@ interface SegmentState {
   bytesSinceLastIndexEntry: number;
 }
 
+/** Header scans read this much at a time. */
+const SCAN_CHUNK_BYTES = 16 * 1024;
+
 export function storageError(message: string, cause: unknown): GregorError {
   const detail = cause instanceof Error ? `: ${cause.message}` : '';
   return new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, `${message}${detail}`, { cause });
@@ -160,12 +163,31 @@ export class LogSegment {
     return readFully(this.#io, this.#fd, position, Math.max(0, Math.min(length, this.#state.size - position)));
   }
 
+  /**
+   * Batch headers from `position` on, read in chunks rather than one call per batch. Stops at the end of the
+   * file, before a partial header, or after yielding a header whose length cannot be stepped over.
+   */
+  *headersFrom(position: number): Generator<BatchHeader> {
+    let chunk: Buffer = Buffer.alloc(0);
+    let chunkStart = position;
+    let pos = position;
+    while (pos + BATCH_HEADER_SIZE <= this.#state.size) {
+      if (pos + BATCH_HEADER_SIZE > chunkStart + chunk.length) {
+        chunkStart = pos;
+        chunk = readFully(this.#io, this.#fd, pos, Math.min(SCAN_CHUNK_BYTES, this.#state.size - pos));
+        if (chunk.length < BATCH_HEADER_SIZE) return;
+      }
+      const header = readBatchHeader(chunk, pos - chunkStart, pos);
+      yield header;
+      if (header.size < MIN_BATCH_SIZE) return;
+      pos += header.size;
+    }
+  }
+
   /** The first batch whose last offset is >= `offset`, found from the index then scanned forward. */
   translateOffset(offset: number): BatchHeader | null {
-    let position = this.offsetIndex.lookup(offset).position;
-    for (let h = this.readHeaderAt(position); h; h = this.readHeaderAt(position)) {
+    for (const h of this.headersFrom(this.offsetIndex.lookup(offset).position)) {
       if (h.lastOffset >= offset) return h;
-      position += h.size;
     }
     return null;
   }
@@ -174,10 +196,8 @@ export class LogSegment {
   findBatchByTimestamp(timestamp: number): BatchHeader | null {
     if (this.#state.maxTimestamp < timestamp) return null;
     const before = this.timeIndex.lastEntryBefore(timestamp);
-    let position = before ? this.offsetIndex.lookup(before.offset).position : 0;
-    for (let h = this.readHeaderAt(position); h; h = this.readHeaderAt(position)) {
+    for (const h of this.headersFrom(before ? this.offsetIndex.lookup(before.offset).position : 0)) {
       if (h.maxTimestamp >= timestamp) return h;
-      position += h.size;
     }
     return null;
   }
@@ -262,9 +282,8 @@ export class LogSegment {
     }
     let pos = position;
     let first = true;
-    while (pos < this.#state.size) {
-      const h = this.readHeaderAt(pos);
-      if (!h || h.size < MIN_BATCH_SIZE || pos + h.size > this.#state.size) return null;
+    for (const h of this.headersFrom(position)) {
+      if (h.size < MIN_BATCH_SIZE || pos + h.size > this.#state.size) return null;
       if (first && expectedLastOffset !== undefined && h.lastOffset !== expectedLastOffset) return null;
       if (h.baseOffset < tail.nextOffset && !first) return null;
       first = false;
@@ -275,6 +294,7 @@ export class LogSegment {
       tail.nextOffset = h.lastOffset + 1;
       pos += h.size;
     }
+    if (pos !== this.#state.size) return null;
     tail.bytesSinceLastIndexEntry = pos - position;
     return tail;
   }
