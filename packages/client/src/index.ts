@@ -26,4 +26,5 @@ export {
   type StartOffset,
 } from './fetcher.js';
 export { listOffsets, LATEST_TIMESTAMP, EARLIEST_TIMESTAMP, type OffsetQuery, type PartitionOffset } from './offsets.js';
+export { Admin, type NewTopic, type NewPartitions, type AdminOptions, type TopicResult } from './admin.js';
 export { retry, isRetriableError, AbortError, DEFAULT_RETRY, type RetryOptions } from './retry.js';

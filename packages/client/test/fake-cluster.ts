@@ -32,10 +32,11 @@ export class FakeCluster {
   readonly topics = new Map<string, FakePartition[]>();
   controllerId = 1;
 
-  static async start(nodeIds: number[], apis: ApiDefinition<any, any>[] = [Produce, Fetch, ListOffsets]): Promise<FakeCluster> {
+  /** The brokers always speak Metadata, Produce, Fetch and ListOffsets; `apis` adds more. */
+  static async start(nodeIds: number[], apis: ApiDefinition<any, any>[] = []): Promise<FakeCluster> {
     const cluster = new FakeCluster();
     for (const nodeId of nodeIds) {
-      const broker = await FakeBroker.start({ apis: [Metadata, ...apis] });
+      const broker = await FakeBroker.start({ apis: [Metadata, Produce, Fetch, ListOffsets, ...apis] });
       broker.on(Metadata, (body: MetadataRequest) => cluster.metadata(body));
       cluster.brokers.set(nodeId, broker);
     }

@@ -1,0 +1,176 @@
+import { ErrorCode, GregorError, KafkaProtocolError, TimeoutError, errorName, sleep } from '@gregor/common';
+import { CreatePartitions, CreateTopics, DeleteTopics } from '@gregor/protocol';
+import type { KafkaClient, TopicMetadata } from './cluster.js';
+import { listOffsets, type PartitionOffset } from './offsets.js';
+import { retry } from './retry.js';
+
+export interface NewTopic {
+  name: string;
+  /** -1 lets the broker use its num.partitions (needs CreateTopics v4). */
+  numPartitions: number;
+  replicationFactor: number;
+  /** partition → broker ids; when given, numPartitions and replicationFactor must be -1. */
+  replicaAssignment?: ReadonlyMap<number, readonly number[]> | Record<number, readonly number[]>;
+  configs?: Record<string, string | null>;
+}
+
+export interface NewPartitions {
+  topic: string;
+  /** The new total number of partitions. */
+  count: number;
+  /** Replicas of each added partition, in order. */
+  assignments?: readonly (readonly number[])[];
+}
+
+export interface AdminOptions {
+  /** How long the controller waits for the operation to finish (leaders elected, topics deleted). Default 30000. */
+  timeoutMs?: number;
+  validateOnly?: boolean;
+}
+
+/** The outcome for one topic: errorCode 0 on success, else `error` explains. */
+export interface TopicResult {
+  name: string;
+  errorCode: number;
+  errorMessage: string | null;
+  error: KafkaProtocolError | null;
+}
+
+function topicResult(name: string, errorCode: number, errorMessage: string | null | undefined): TopicResult {
+  const message = errorMessage ?? null;
+  const error = errorCode === ErrorCode.NONE ? null : new KafkaProtocolError(errorCode, `${name}: ${message ?? errorName(errorCode)}`);
+  return { name, errorCode, errorMessage: message, error };
+}
+
+function assignmentEntries(a: NewTopic['replicaAssignment']): [number, readonly number[]][] {
+  if (!a) return [];
+  const entries = a instanceof Map ? [...a] : Object.entries(a).map(([k, v]) => [Number(k), v] as [number, readonly number[]]);
+  return entries.sort((x, y) => x[0] - y[0]);
+}
+
+/**
+ * Topic administration. Create/delete/partition requests go to the controller, which is the only
+ * broker allowed to change topics; a NOT_CONTROLLER answer (the controller moved) is retried
+ * against the new controller after a metadata refresh.
+ */
+export class Admin {
+  readonly #client: KafkaClient;
+
+  constructor(client: KafkaClient) {
+    this.#client = client;
+  }
+
+  async createTopics(topics: readonly NewTopic[], options: AdminOptions = {}): Promise<TopicResult[]> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const byName = new Map(topics.map((t) => [t.name, t]));
+    return this.#onController(topics.map((t) => t.name), async (connection, names) => {
+      const response = await connection.send(
+        CreateTopics,
+        {
+          topics: names.map((name) => {
+            const t = byName.get(name)!;
+            const assignments = assignmentEntries(t.replicaAssignment);
+            return {
+              name,
+              numPartitions: assignments.length > 0 ? -1 : t.numPartitions,
+              replicationFactor: assignments.length > 0 ? -1 : t.replicationFactor,
+              assignments: assignments.map(([partitionIndex, brokerIds]) => ({ partitionIndex, brokerIds: [...brokerIds] })),
+              configs: Object.entries(t.configs ?? {}).map(([configName, value]) => ({ name: configName, value })),
+            };
+          }),
+          timeoutMs,
+          validateOnly: options.validateOnly ?? false,
+        },
+        { timeoutMs: timeoutMs + this.#client.requestTimeoutMs },
+      );
+      return response.topics.map((t) => topicResult(t.name, t.errorCode, t.errorMessage));
+    });
+  }
+
+  async deleteTopics(names: readonly string[], options: Pick<AdminOptions, 'timeoutMs'> = {}): Promise<TopicResult[]> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    return this.#onController(names, async (connection, pending) => {
+      const response = await connection.send(
+        DeleteTopics,
+        { topicNames: pending, timeoutMs },
+        { timeoutMs: timeoutMs + this.#client.requestTimeoutMs },
+      );
+      return response.responses.map((t) => topicResult(t.name, t.errorCode, null));
+    });
+  }
+
+  async createPartitions(changes: readonly NewPartitions[], options: AdminOptions = {}): Promise<TopicResult[]> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const byName = new Map(changes.map((c) => [c.topic, c]));
+    return this.#onController([...byName.keys()], async (connection, pending) => {
+      const response = await connection.send(
+        CreatePartitions,
+        {
+          topics: pending.map((name) => {
+            const c = byName.get(name)!;
+            return { name, count: c.count, assignments: c.assignments ? c.assignments.map((brokerIds) => ({ brokerIds: [...brokerIds] })) : null };
+          }),
+          timeoutMs,
+          validateOnly: options.validateOnly ?? false,
+        },
+        { timeoutMs: timeoutMs + this.#client.requestTimeoutMs },
+      );
+      return response.results.map((r) => topicResult(r.name, r.errorCode, r.errorMessage));
+    });
+  }
+
+  /** Sends to the controller; topics answered NOT_CONTROLLER are sent again to the new one. */
+  async #onController(
+    names: readonly string[],
+    send: (connection: Awaited<ReturnType<KafkaClient['controller']>>, names: string[]) => Promise<TopicResult[]>,
+  ): Promise<TopicResult[]> {
+    const results = new Map<string, TopicResult>();
+    await retry(
+      async () => {
+        const pending = names.filter((n) => !results.has(n));
+        const connection = await this.#client.controller();
+        let moved: GregorError | undefined;
+        for (const r of await send(connection, pending)) {
+          if (r.errorCode === ErrorCode.NOT_CONTROLLER) moved = r.error!;
+          else results.set(r.name, r);
+        }
+        if (moved) throw moved;
+      },
+      { ...this.#client.retryOptions, onRetry: () => this.#client.refreshMetadata([]).then(() => undefined, () => undefined) },
+    );
+    return names.map((n) => results.get(n) ?? topicResult(n, ErrorCode.UNKNOWN_SERVER_ERROR, 'no result in the response'));
+  }
+
+  /** Names of all topics in the cluster. */
+  async listTopics(): Promise<string[]> {
+    const metadata = await this.#client.refreshMetadata();
+    return metadata.topics.filter((t) => t.errorCode === ErrorCode.NONE || t.errorCode === ErrorCode.LEADER_NOT_AVAILABLE).map((t) => t.name).sort();
+  }
+
+  /** Fresh metadata of the given topics (all when omitted); unknown topics come back with their error code. */
+  async describeTopics(names?: readonly string[]): Promise<TopicMetadata[]> {
+    const metadata = await this.#client.refreshMetadata(names);
+    return metadata.topics.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** ListOffsets: timestamp -1 = latest (log end offset), -2 = earliest, else the first offset at or after it. */
+  async listOffsets(topic: string, partition: number, timestamp: number): Promise<PartitionOffset> {
+    return (await listOffsets(this.#client, topic, [{ partition, timestamp }])).get(partition)!;
+  }
+
+  /** Polls metadata until every partition of the topics has a leader (new topics elect them asynchronously). */
+  async waitForLeaders(names: readonly string[], timeoutMs = 30_000, signal?: AbortSignal): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const metadata = await this.#client.refreshMetadata(names);
+      const ready = names.every((name) => {
+        const t = metadata.topics.find((x) => x.name === name);
+        return t !== undefined && t.errorCode === ErrorCode.NONE && t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0);
+      });
+      if (ready) return;
+      if (Date.now() >= deadline) throw new TimeoutError(`leaders of ${names.join(', ')} not elected within ${timeoutMs} ms`);
+      await sleep(100, signal);
+      if (signal?.aborted) throw new TimeoutError('waitForLeaders aborted');
+    }
+  }
+}
