@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, TimeoutError, deferred } from '@gregor/common';
-import { ApiVersions, Metadata, Produce, type MetadataRequest, type MetadataResponse } from '@gregor/protocol';
-import { FakeBroker, NO_RESPONSE } from '../test/fake-broker.js';
+import { ApiVersions, Metadata, Produce, encodeApiVersionsUnsupportedVersion, encodeResponseFrame, type MetadataRequest, type MetadataResponse } from '@gregor/protocol';
+import { FakeBroker, NO_RESPONSE, RawResponse } from '../test/fake-broker.js';
 import { Connection } from './connection.js';
 import { NetworkError, NoCommonVersionError } from './errors.js';
 
@@ -157,6 +157,28 @@ describe('Connection', () => {
     const connection = await setup(broker);
     expect(broker.requestsOf(ApiVersions).map((r) => r.header.apiVersion)).toEqual([2, 1]);
     expect(connection.apiVersions.has(Metadata.apiKey)).toBe(true);
+  });
+
+  it('understands the KIP-511 answer (a v0 body with UNSUPPORTED_VERSION) to a too-new ApiVersions', async () => {
+    const broker = await FakeBroker.start({ apis: [Metadata] });
+    broker.on(ApiVersions, (_body, request) =>
+      request.header.apiVersion > 1 ? new RawResponse(encodeApiVersionsUnsupportedVersion(request.header.correlationId, 0, 1)) : broker.apiVersionsResponse(),
+    );
+    const connection = await setup(broker);
+    expect(broker.requestsOf(ApiVersions).map((r) => r.header.apiVersion)).toEqual([2, 1]);
+    expect(connection.versionFor(Metadata)).toBe(Metadata.maxVersion);
+  });
+
+  it('closes the connection when a response carries an unexpected correlation id', async () => {
+    const broker = await FakeBroker.start({ apis: [Metadata] });
+    broker.on(Metadata, (body: MetadataRequest, request) =>
+      new RawResponse(encodeResponseFrame(Metadata.versions.get(request.header.apiVersion)!, request.header.correlationId + 1000, echo(body))),
+    );
+    const connection = await setup(broker);
+    const error = await connection.send(Metadata, { topics: null }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toMatch(/correlation id/);
+    expect(connection.isClosed).toBe(true);
   });
 
   it('close() is idempotent and fails requests in flight', async () => {

@@ -9,6 +9,11 @@ import { ApiVersions, FrameReader, decodeRequestFrame, encodeResponseFrame, type
 
 export const NO_RESPONSE = Symbol('no response');
 
+/** A handler result written as is: whole frames built by the test (malformed answers, KIP-511 replies). */
+export class RawResponse {
+  constructor(readonly chunks: Buffer[]) {}
+}
+
 export interface ReceivedRequest {
   header: RequestHeader;
   body: unknown;
@@ -81,6 +86,10 @@ export class FakeBroker {
         previous = previous.then(async () => {
           const response = await answer;
           if (response === NO_RESPONSE || socket.destroyed) return;
+          if (response instanceof RawResponse) {
+            for (const part of response.chunks) socket.write(part);
+            return;
+          }
           for (const part of encodeResponseFrame(codec, header.correlationId, response)) socket.write(part);
         }, () => undefined);
       }
