@@ -169,6 +169,15 @@ describe('Connection', () => {
     expect(connection.versionFor(Metadata)).toBe(Metadata.maxVersion);
   });
 
+  it('fails and closes the connection when ApiVersions answers another error', async () => {
+    const broker = await FakeBroker.start({ apis: [] });
+    broker.on(ApiVersions, () => ({ errorCode: ErrorCode.INVALID_REQUEST, apiKeys: [], throttleTimeMs: 0 }));
+    cleanup.push(() => broker.close());
+    const connection = new Connection({ host: broker.host, port: broker.port });
+    await expect(connection.connect()).rejects.toMatchObject({ code: ErrorCode.INVALID_REQUEST });
+    expect(connection.isClosed).toBe(true);
+  });
+
   it('closes the connection when a response carries an unexpected correlation id', async () => {
     const broker = await FakeBroker.start({ apis: [Metadata] });
     broker.on(Metadata, (body: MetadataRequest, request) =>

@@ -148,12 +148,16 @@ export class Connection {
       if (this.#state !== 'connecting') throw this.#closedError();
       this.#state = 'ready';
       this.#log.debug({ apis: this.#apiVersions.size }, 'connected');
+    } catch (error) {
+      // A half-open connection is useless: close it so the owner opens a new one.
+      this.#fail(error instanceof Error ? error : new NetworkError(String(error)));
+      throw error;
     } finally {
       clearTimeout(timer);
     }
   }
 
-  /** ApiVersions v2; a broker that does not know v2 answers error 35 in the v0 format, then v0 is used. */
+  /** ApiVersions v2; a broker that does not know v2 answers error 35 (in the v0 format) naming its own ApiVersions range, and that version is used. */
   async #negotiateVersions(): Promise<void> {
     let version = Math.min(API_VERSIONS_VERSION, ApiVersions.maxVersion);
     for (;;) {
