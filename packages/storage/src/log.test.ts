@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { pino } from 'pino';
 import { join } from 'node:path';
 import { BatchOffsets } from '@gregor/protocol';
 import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
@@ -284,6 +285,30 @@ describe('PartitionLog files', () => {
     expect(log.logEndOffset).toBe(20);
     for (let offset = 0; offset < 20; offset += 2) expect(log.read(offset, 1, 20, true).firstOffset).toBe(offset);
     expect(statSync(join(log.dir, `${String(bases[0]).padStart(20, '0')}.index`)).size).toBeGreaterThan(0);
+  });
+
+  it('recovers an unclean stop: cuts a torn tail, warns with what was dropped, rebuilds the epoch cache', () => {
+    let log = openLog({ segmentBytes: 1000 });
+    for (let i = 0; i < 7; i++) log.appendAsLeader(simpleBatch(2, 100), i < 4 ? 1 : 2);
+    const bases = log.segmentBaseOffsets();
+    log.flush();
+    log.close();
+    const lastFile = join(log.dir, `${String(bases.at(-1)).padStart(20, '0')}.log`);
+    const size = statSync(lastFile).size;
+    truncateSync(lastFile, size - 7);
+    unlinkSync(join(log.dir, 'leader-epoch-checkpoint'));
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    log = openLog({ segmentBytes: 1000 }, { hadCleanShutdown: false, recoveryPoint: 0, logger });
+    expect(log.logEndOffset).toBe(12);
+    expect(log.leaderEpochCache.entries()).toEqual([
+      { epoch: 1, startOffset: 0 },
+      { epoch: 2, startOffset: 8 },
+    ]);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40, topic: 'orders', partition: 0, offset: 12, bytesDropped: simpleBatch(2, 100).length - 7 });
+    expect(statSync(lastFile).size).toBe(size - simpleBatch(2, 100).length);
+    expect(log.appendAsLeader(simpleBatch(1), 3).firstOffset).toBe(12);
   });
 
   it('fails an append on ENOSPC with KAFKA_STORAGE_ERROR and leaves the log consistent', () => {
