@@ -1,0 +1,99 @@
+import type { AddressInfo } from 'node:net';
+import type { KafkaServer } from '@gregor/broker';
+import type { Logger } from '@gregor/common';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AdminContext } from './admin-context.js';
+import { requireTokenForWrites } from './auth.js';
+import { AdminError, errorBody, toAdminError } from './errors.js';
+import { LeaderConnections } from './leader-connections.js';
+import { clusterRoutes } from './routes/cluster.js';
+import { healthRoutes } from './routes/health.js';
+import { topicRoutes } from './routes/topics.js';
+
+export interface AdminAppOptions {
+  /** The broker's logger; fastify logs through a child of it at warn level or above. Default: no logs. */
+  logger?: Logger;
+  /** When set, POST and DELETE need `Authorization: Bearer <authToken>`. Default null: open. */
+  authToken?: string | null;
+  /** Largest request body. Default 1 MiB. */
+  bodyLimitBytes?: number;
+  /** How long writes wait for their outcome to show in the metadata. Default 30000. */
+  writeTimeoutMs?: number;
+}
+
+export interface AdminServerOptions extends AdminAppOptions {
+  host: string;
+  port: number;
+  logger: Logger;
+}
+
+export interface AdminServer {
+  /** The bound port (the OS picks one for port 0). */
+  port: number;
+  close(): Promise<void>;
+  app: FastifyInstance;
+}
+
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const WARN_LEVEL = 40;
+const READ_ONLY_STATES = new Set(['RunningAsBroker', 'PendingControlledShutdown']);
+
+/** The broker's HTTP admin API as a fastify instance that is not listening yet (tests use `inject`). */
+export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): FastifyInstance {
+  const app = Fastify({
+    ...(opts.logger ? { loggerInstance: httpLogger(opts.logger) as FastifyBaseLogger } : { logger: false }),
+    disableRequestLogging: true,
+    bodyLimit: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
+    // A body or query of the wrong type is an error, never silently converted or trimmed.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    requestTimeout: 60_000,
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance;
+
+  const leaders = new LeaderConnections({ ...(opts.logger ? { logger: opts.logger.child({ component: 'admin-http' }) } : {}) });
+  const ctx: AdminContext = { server, leaders, writeTimeoutMs: opts.writeTimeoutMs ?? 30_000 };
+  app.addHook('onClose', async () => leaders.close());
+
+  if (opts.authToken) app.addHook('onRequest', requireTokenForWrites(opts.authToken));
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/v1/')) return;
+    // Before startup and after shutdown the broker's components are absent or stopped.
+    const ready = request.method === 'GET' ? READ_ONLY_STATES.has(server.state) : server.state === 'RunningAsBroker';
+    if (!ready) throw new AdminError('GREGOR_ERR_BROKER_NOT_READY', `The broker is ${server.state}.`);
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const error = toAdminError(err);
+    if (error.statusCode >= 500) request.log.error({ err, url: request.url, method: request.method }, 'admin request failed');
+    return reply.code(error.statusCode).send(errorBody(error));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const error = new AdminError('GREGOR_ERR_NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
+    return reply.code(error.statusCode).send(errorBody(error));
+  });
+
+  healthRoutes(app, ctx);
+  clusterRoutes(app, ctx);
+  topicRoutes(app, ctx);
+  return app;
+}
+
+/** Builds the admin API and listens on host:port; `close()` stops it and its connections to other brokers. */
+export async function startAdminServer(server: KafkaServer, opts: AdminServerOptions): Promise<AdminServer> {
+  const app = buildAdminApp(server, opts);
+  try {
+    await app.listen({ host: opts.host, port: opts.port });
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  const port = (app.server.address() as AddressInfo).port;
+  opts.logger.info({ host: opts.host, port }, 'admin HTTP server listening');
+  return { port, app, close: () => app.close() };
+}
+
+/** fastify's logs at warn or above (or the broker's own level when that is stricter). */
+function httpLogger(logger: Logger): Logger {
+  const level = logger.levelVal > WARN_LEVEL ? logger.level : 'warn';
+  return logger.child({ component: 'admin-http' }, { level });
+}

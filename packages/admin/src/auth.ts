@@ -1,0 +1,29 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AdminError } from './errors.js';
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
+
+/**
+ * An onRequest hook that lets reads through and requires `Authorization: Bearer <token>` on every
+ * write. It runs before the body is read, so an unauthenticated client cannot make the broker parse
+ * anything. Tokens are compared by hash in constant time.
+ */
+export function requireTokenForWrites(token: string) {
+  const expected = digest(token);
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (READ_METHODS.has(request.method)) return;
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? BEARER.exec(header) : null;
+    if (!match) {
+      void reply.header('www-authenticate', 'Bearer realm="gregor-admin"');
+      throw new AdminError('GREGOR_ERR_UNAUTHORIZED', 'This operation needs an Authorization: Bearer <token> header.');
+    }
+    if (!timingSafeEqual(digest(match[1]!), expected)) throw new AdminError('GREGOR_ERR_FORBIDDEN', 'The bearer token is not valid for this broker.');
+  };
+}
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s, 'utf8').digest();
+}
