@@ -18,6 +18,8 @@ export interface LogConfig {
   fileDeleteDelayMs: number;
   /** `segment.index.bytes`: index size at which a segment rolls. Default 10 MiB. */
   segmentIndexBytes?: number;
+  /** `message.timestamp.type`: LogAppendTime makes the leader stamp each batch with its clock. Default CreateTime. */
+  messageTimestampType?: 'CreateTime' | 'LogAppendTime';
 }
 
 export const DEFAULT_LOG_CONFIG: Readonly<Required<LogConfig>> = Object.freeze({
@@ -29,14 +31,19 @@ export const DEFAULT_LOG_CONFIG: Readonly<Required<LogConfig>> = Object.freeze({
   maxMessageBytes: 1000012,
   fileDeleteDelayMs: 60000,
   segmentIndexBytes: 10485760,
+  messageTimestampType: 'CreateTime',
 });
 
 /** Throws ConfigError naming the first invalid setting. */
 export function validateLogConfig(config: LogConfig): void {
-  const positive: (keyof LogConfig)[] = ['segmentBytes', 'segmentMs', 'maxMessageBytes'];
-  for (const key of positive) {
+  for (const key of ['segmentBytes', 'segmentMs'] as const) {
     const v = config[key];
-    if (!Number.isFinite(v) || (v as number) <= 0) throw new ConfigError(`${key} must be a positive number, got ${v}`);
+    if (!Number.isFinite(v) || v <= 0) throw new ConfigError(`${key} must be a positive number, got ${v}`);
+  }
+  if (!(config.maxMessageBytes >= 0)) throw new ConfigError(`maxMessageBytes must be >= 0, got ${config.maxMessageBytes}`);
+  const tsType = config.messageTimestampType;
+  if (tsType !== undefined && tsType !== 'CreateTime' && tsType !== 'LogAppendTime') {
+    throw new ConfigError(`messageTimestampType must be CreateTime or LogAppendTime, got ${String(tsType)}`);
   }
   if (!(config.indexIntervalBytes >= 0)) throw new ConfigError(`indexIntervalBytes must be >= 0, got ${config.indexIntervalBytes}`);
   if (!(config.fileDeleteDelayMs >= 0)) throw new ConfigError(`fileDeleteDelayMs must be >= 0, got ${config.fileDeleteDelayMs}`);

@@ -72,6 +72,18 @@ describe('PartitionLog append and read', () => {
     ]);
   });
 
+  it('stamps LogAppendTime batches with the leader clock and a fresh CRC', () => {
+    const log = openLog({ messageTimestampType: 'LogAppendTime' }, { time: () => 1_800_000_000_000 });
+    const info = log.appendAsLeader(Buffer.concat([simpleBatch(2), simpleBatch(1)]), 0);
+    expect(info).toMatchObject({ firstOffset: 0, lastOffset: 2, maxTimestamp: 1_800_000_000_000, logAppendTimeMs: 1_800_000_000_000 });
+    const headers = splitBatches(log.read(0, 1 << 20, 3, false).records); // CRCs verified
+    expect(headers.map((h) => [h.maxTimestamp, h.attributes & 0x08])).toEqual([
+      [1_800_000_000_000, 8],
+      [1_800_000_000_000, 8],
+    ]);
+    expect(log.offsetForTimestamp(1_799_999_999_999)).toEqual({ offset: 0, timestamp: 1_800_000_000_000 });
+  });
+
   it('validates every batch before writing anything', () => {
     const log = openLog({ maxMessageBytes: 500 });
     log.appendAsLeader(simpleBatch(1), 0);

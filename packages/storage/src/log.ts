@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { BatchOffsets } from '@gregor/protocol';
+import { Attributes, BatchOffsets } from '@gregor/protocol';
 import { CorruptDataError, ErrorCode, GregorError, type Logger } from '@gregor/common';
-import { splitBatches, type BatchHeader } from './batch-scan.js';
+import { computeBatchCrc, splitBatches, type BatchHeader } from './batch-scan.js';
 import {
   DELETED_FILE_SUFFIX,
   INDEX_FILE_SUFFIX,
@@ -18,6 +18,15 @@ import { fsyncDir } from './checkpoint-file.js';
 import { nodeIo, type SegmentIo } from './segment-io.js';
 
 const MAX_RELATIVE_OFFSET = 0x7fffffff;
+
+/** LogAppendTime: set the timestamp-type bit and maxTimestamp, both inside the CRC, so the CRC is recomputed. */
+function stampLogAppendTime(batch: Buffer, header: BatchHeader, nowMs: number): void {
+  header.attributes |= Attributes.timestampTypeLogAppend;
+  header.maxTimestamp = nowMs;
+  batch.writeInt16BE(header.attributes, BatchOffsets.attributes);
+  batch.writeBigInt64BE(BigInt(nowMs), BatchOffsets.maxTimestamp);
+  batch.writeUInt32BE(computeBatchCrc(batch), BatchOffsets.crc);
+}
 
 export interface PartitionLogOptions {
   dir: string;
@@ -41,7 +50,7 @@ export interface LeaderAppendInfo {
   firstOffset: number;
   lastOffset: number;
   maxTimestamp: number;
-  /** -1: batches keep their CreateTime (LogAppendTime topics are not supported yet). */
+  /** The leader's clock stamped into the batches for LogAppendTime topics, else -1. */
   logAppendTimeMs: number;
 }
 
@@ -129,6 +138,7 @@ export class PartitionLog {
       throw new GregorError(ErrorCode.RECORD_LIST_TOO_LARGE, `${records.length} bytes of batches exceed segment.bytes ${this.#config.segmentBytes}`);
     }
     const out = Buffer.from(records);
+    const logAppendTimeMs = this.#config.messageTimestampType === 'LogAppendTime' ? this.#time() : -1;
     const firstOffset = this.#logEndOffset;
     let next = firstOffset;
     let maxTimestamp = -1;
@@ -136,13 +146,14 @@ export class PartitionLog {
       out.writeBigInt64BE(BigInt(next), b.position + BatchOffsets.baseOffset);
       out.writeInt32BE(leaderEpoch, b.position + BatchOffsets.partitionLeaderEpoch);
       const a: BatchHeader = { ...b, baseOffset: next, lastOffset: next + b.lastOffsetDelta, partitionLeaderEpoch: leaderEpoch };
+      if (logAppendTimeMs >= 0) stampLogAppendTime(out.subarray(b.position, b.position + b.size), a, logAppendTimeMs);
       next = a.lastOffset + 1;
-      maxTimestamp = Math.max(maxTimestamp, b.maxTimestamp);
+      maxTimestamp = Math.max(maxTimestamp, a.maxTimestamp);
       return a;
     });
     this.#appendToActive(out, assigned);
     this.leaderEpochCache.assign(leaderEpoch, firstOffset);
-    return { firstOffset, lastOffset: next - 1, maxTimestamp, logAppendTimeMs: -1 };
+    return { firstOffset, lastOffset: next - 1, maxTimestamp, logAppendTimeMs };
   }
 
   /** Follower append: batches keep the leader's offsets and epochs; the first must be >= LEO, the rest contiguous. */
