@@ -14,6 +14,7 @@ import { LeaderEpochCache } from './leader-epoch-cache.js';
 import { DEFAULT_LOG_CONFIG, validateLogConfig, type LogConfig } from './log-config.js';
 import { recoverSegment, recoverSegments } from './recovery.js';
 import { LogSegment, storageError } from './segment.js';
+import { SegmentMap } from './segment-map.js';
 import { fsyncDir } from './checkpoint-file.js';
 import { nodeIo, type SegmentIo } from './segment-io.js';
 
@@ -71,7 +72,7 @@ export class PartitionLog {
   #io: SegmentIo;
   #time: () => number;
   /** Sorted ascending by base offset; the last is the active segment. */
-  #segments = new Map<number, LogSegment>();
+  #segments = new SegmentMap();
   #logStartOffset = 0;
   #logEndOffset = 0;
   #pendingDeletes = new Map<NodeJS.Timeout, string[]>();
@@ -109,7 +110,7 @@ export class PartitionLog {
   }
 
   segmentBaseOffsets(): number[] {
-    return [...this.#segments.keys()];
+    return this.#segments.baseOffsets();
   }
 
   sizeInBytes(): number {
@@ -194,7 +195,7 @@ export class PartitionLog {
     }
     const empty = { records: Buffer.alloc(0), firstOffset: fetchOffset };
     if (fetchOffset === this.#logEndOffset || fetchOffset >= maxOffset) return empty;
-    for (const segment of this.#segmentsFrom(fetchOffset)) {
+    for (const segment of this.#segments.from(fetchOffset)) {
       const start = segment.translateOffset(fetchOffset);
       if (!start) continue;
       if (start.lastOffset >= maxOffset) return empty;
@@ -236,7 +237,7 @@ export class PartitionLog {
       this.truncateFullyAndStartAt(offset);
       return;
     }
-    for (const segment of [...this.#segments.values()]) {
+    for (const segment of this.#segments.values()) {
       if (segment.baseOffset > offset && this.#segments.size > 1) this.#removeSegment(segment);
     }
     const active = this.#active();
@@ -252,7 +253,7 @@ export class PartitionLog {
   truncateFullyAndStartAt(offset: number): void {
     this.#checkOpen();
     if (offset < 0) throw new RangeError(`cannot start a log at negative offset ${offset}`);
-    for (const segment of [...this.#segments.values()]) this.#removeSegment(segment);
+    for (const segment of this.#segments.values()) this.#removeSegment(segment);
     this.#addSegment(new LogSegment(this.dir, offset, this.#segmentOptions(), true, this.#time()));
     this.#logStartOffset = offset;
     this.#logEndOffset = offset;
@@ -269,7 +270,7 @@ export class PartitionLog {
     this.#checkOpen();
     const { retentionMs, retentionBytes } = this.#config;
     let sizeOver = retentionBytes >= 0 ? this.sizeInBytes() - retentionBytes : -1;
-    const segments = [...this.#segments.values()];
+    const segments = this.#segments.values();
     const deletable: LogSegment[] = [];
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i]!;
@@ -286,7 +287,7 @@ export class PartitionLog {
     if (deletable.length === 0) return 0;
     if (deletable.length === this.#segments.size) this.#roll(this.#logEndOffset);
     for (const segment of deletable) this.#removeSegment(segment);
-    this.#logStartOffset = Math.max(this.#logStartOffset, this.#segments.keys().next().value!);
+    this.#logStartOffset = Math.max(this.#logStartOffset, this.#segments.first()!.baseOffset);
     this.leaderEpochCache.truncateFromStart(this.#logStartOffset);
     this.#logger.info(
       { topic: this.topic, partition: this.partition, segments: deletable.length, logStartOffset: this.#logStartOffset },
@@ -298,7 +299,7 @@ export class PartitionLog {
   /** Fsyncs every segment holding unflushed offsets and moves the recovery point to LEO. */
   flush(): void {
     this.#checkOpen();
-    for (const segment of this.#segmentsFrom(this.recoveryPoint)) segment.flush();
+    for (const segment of this.#segments.from(this.recoveryPoint)) segment.flush();
     // New segment files are durable only once their directory entries are.
     try {
       fsyncDir(this.dir);
@@ -333,27 +334,12 @@ export class PartitionLog {
   }
 
   #active(): LogSegment {
-    let last: LogSegment | undefined;
-    for (const s of this.#segments.values()) last = s;
-    return last!;
+    return this.#segments.last()!;
   }
 
-  /** Segments from the one containing `offset` (or the first, if it precedes them all) to the end. */
-  *#segmentsFrom(offset: number): Generator<LogSegment> {
-    let floor: number | undefined;
-    for (const base of this.#segments.keys()) if (base <= offset) floor = base;
-    for (const [base, segment] of this.#segments) if (floor === undefined || base >= floor) yield segment;
-  }
-
-  /** Inserts keeping the map sorted (segments are normally added at the end). */
   #addSegment(segment: LogSegment): void {
-    const entries = [...this.#segments.entries(), [segment.baseOffset, segment] as const];
-    if (entries.length > 1 && entries.at(-2)![0] > segment.baseOffset) {
-      entries.sort((a, b) => a[0] - b[0]);
-      this.#segments = new Map(entries);
-    } else {
-      this.#segments.set(segment.baseOffset, segment);
-    }
+    const replaced = this.#segments.add(segment);
+    if (replaced) throw new Error(`segment ${segment.baseOffset} of ${this.topic}-${this.partition} already exists`);
   }
 
   #appendToActive(records: Buffer, batches: readonly BatchHeader[]): void {
@@ -384,7 +370,7 @@ export class PartitionLog {
     const previous = this.#active();
     previous.onBecomeInactive();
     this.#addSegment(new LogSegment(this.dir, baseOffset, this.#segmentOptions(), true, this.#time()));
-    for (const segment of this.#segmentsFrom(this.recoveryPoint)) if (segment.baseOffset < baseOffset) segment.flush();
+    for (const segment of this.#segments.from(this.recoveryPoint)) if (segment.baseOffset < baseOffset) segment.flush();
     this.recoveryPoint = Math.max(this.recoveryPoint, Math.min(baseOffset, this.#logEndOffset));
   }
 
@@ -403,7 +389,7 @@ export class PartitionLog {
 
   /** Unlinks a segment from the log; its files become `*.deleted` and vanish after fileDeleteDelayMs. */
   #removeSegment(segment: LogSegment): void {
-    this.#segments.delete(segment.baseOffset);
+    this.#segments.remove(segment);
     const paths = segment.renameToDeleted();
     if (this.#config.fileDeleteDelayMs <= 0) {
       for (const path of paths) rmSync(path, { force: true });
@@ -469,13 +455,13 @@ export class PartitionLog {
       segments.length = firstUnflushed + keep;
       for (const s of segments.slice(firstUnflushed)) s.flush();
     }
-    for (const s of segments) this.#segments.set(s.baseOffset, s);
+    for (const s of segments) this.#segments.add(s);
     if (this.#segments.size === 0) {
       const start = checkpointedLogStart ?? 0;
-      this.#segments.set(start, new LogSegment(this.dir, start, this.#segmentOptions(), true, now));
+      this.#segments.add(new LogSegment(this.dir, start, this.#segmentOptions(), true, now));
     }
     this.#logEndOffset = this.#active().nextOffset;
-    const firstBase = this.#segments.keys().next().value!;
+    const firstBase = this.#segments.first()!.baseOffset;
     this.#logStartOffset = Math.min(Math.max(checkpointedLogStart ?? firstBase, firstBase), this.#logEndOffset);
     this.recoveryPoint = recovering.length > 0 ? this.#logEndOffset : Math.min(this.recoveryPoint, this.#logEndOffset);
     this.highWatermark = this.#logStartOffset;
