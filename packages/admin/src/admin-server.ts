@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { KafkaServer } from '@gregor/broker';
 import type { Logger } from '@gregor/common';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AdminContext } from './admin-context.js';
 import { requireTokenForWrites } from './auth.js';
 import { AdminError, errorBody, toAdminError } from './errors.js';
@@ -42,13 +42,16 @@ const READ_ONLY_STATES = new Set(['RunningAsBroker', 'PendingControlledShutdown'
 export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): FastifyInstance {
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: httpLogger(opts.logger) as FastifyBaseLogger } : { logger: false }),
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     // A body or query of the wrong type is an error, never silently converted or trimmed.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     requestTimeout: 60_000,
     return503OnClosing: true,
   }) as unknown as FastifyInstance;
+
+  // JSON only: fastify would also hand text/plain bodies to the routes as strings.
+  app.removeContentTypeParser('text/plain');
 
   const leaders = new LeaderConnections({ ...(opts.logger ? { logger: opts.logger.child({ component: 'admin-http' }) } : {}) });
   const ctx: AdminContext = { server, leaders, writeTimeoutMs: opts.writeTimeoutMs ?? 30_000 };

@@ -34,6 +34,7 @@ export function topicRoutes(app: FastifyInstance, ctx: AdminContext): void {
   app.get<{ Params: TopicParams }>('/v1/topics/:name', { schema: describeTopicSchema }, async (request) => describeTopic(server, leaders, request.params.name));
 
   app.post<{ Body: CreateTopicBody }>('/v1/topics', { schema: createTopicSchema }, async (request, reply) => {
+    const startedAt = Date.now();
     const body = request.body;
     const validateOnly = body.validateOnly ?? false;
     checkTopicName(body.name);
@@ -48,12 +49,13 @@ export function topicRoutes(app: FastifyInstance, ctx: AdminContext): void {
       writeTimeoutMs,
       validateOnly,
     );
-    if (result!.errorCode === ErrorCode.NONE) {
-      if (validateOnly) return reply.code(200).send({ name: body.name, validateOnly: true });
+    if (result!.errorCode === ErrorCode.NONE && validateOnly) return reply.code(200).send({ name: body.name, validateOnly: true });
+    const expected = assignments?.size || body.partitions || server.config.numPartitions;
+    if (result!.errorCode === ErrorCode.NONE && (await allLeadersKnown(ctx, body.name, expected, startedAt))) {
       return reply.code(201).send(await describeTopic(server, leaders, body.name));
     }
-    if (result!.errorCode === ErrorCode.REQUEST_TIMED_OUT && !validateOnly && (await server.zk.getTopicAssignment(body.name))) {
-      return reply.code(202).send({ name: body.name, status: 'pending', message: 'The topic was created; its partitions have no leader yet.' });
+    if (result!.errorCode === ErrorCode.NONE || (result!.errorCode === ErrorCode.REQUEST_TIMED_OUT && (await server.zk.getTopicAssignment(body.name)))) {
+      return reply.code(202).send({ name: body.name, status: 'pending', message: 'The topic was created; not all of its partitions have a leader yet.' });
     }
     throw failure(result!);
   });
@@ -70,16 +72,33 @@ export function topicRoutes(app: FastifyInstance, ctx: AdminContext): void {
   });
 
   app.post<{ Params: TopicParams; Body: CreatePartitionsBody }>('/v1/topics/:name/partitions', { schema: createPartitionsSchema }, async (request, reply) => {
+    const startedAt = Date.now();
     const { name } = request.params;
     const { count, assignments } = request.body;
     checkTopicName(name);
     const [result] = await server.adminManager.createPartitions([{ name, count, assignments: assignments ?? null }], writeTimeoutMs, false);
-    if (result!.errorCode === ErrorCode.NONE) return reply.code(200).send(await describeTopic(server, leaders, name));
-    if (result!.errorCode === ErrorCode.REQUEST_TIMED_OUT && ((await server.zk.getTopicAssignment(name))?.assignment.partitions.size ?? 0) >= count) {
+    if (result!.errorCode === ErrorCode.NONE && (await allLeadersKnown(ctx, name, count, startedAt))) {
+      return reply.code(200).send(await describeTopic(server, leaders, name));
+    }
+    if (result!.errorCode === ErrorCode.NONE || (result!.errorCode === ErrorCode.REQUEST_TIMED_OUT && ((await server.zk.getTopicAssignment(name))?.assignment.partitions.size ?? 0) >= count)) {
       return reply.code(202).send({ name, status: 'pending', message: `The topic now has ${count} partitions; some have no leader yet.` });
     }
     throw failure(result!);
   });
+}
+
+/**
+ * Waits, within the write timeout, until this broker's metadata has `count` partitions of the topic,
+ * each with a leader. The AdminManager's own wait can end early: LeaderAndIsr for the partitions this
+ * broker hosts may arrive before the UpdateMetadata that carries the others.
+ */
+function allLeadersKnown({ server, writeTimeoutMs }: AdminContext, name: string, count: number, startedAt: number): Promise<boolean> {
+  const cache = server.metadataCache;
+  const ready = () => {
+    const parts = cache.partitions(name);
+    return parts.length >= count && parts.every((p) => p.leader >= 0);
+  };
+  return cache.waitFor(ready, writeTimeoutMs - (Date.now() - startedAt));
 }
 
 /** The topic is marked for deletion or already gone from ZooKeeper. */
