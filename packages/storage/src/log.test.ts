@@ -323,6 +323,21 @@ describe('PartitionLog files', () => {
     expect(log.appendAsLeader(simpleBatch(1), 3).firstOffset).toBe(12);
   });
 
+  it('rebuilds an unreadable leader-epoch-checkpoint from the batches', () => {
+    let log = openLog();
+    log.appendAsLeader(simpleBatch(2), 1);
+    log.appendAsLeader(simpleBatch(2), 4);
+    log.flush();
+    log.close();
+    writeFileSync(join(log.dir, 'leader-epoch-checkpoint'), '0\n3\n1 0\n');
+    log = openLog({}, { recoveryPoint: 4 });
+    expect(log.leaderEpochCache.entries()).toEqual([
+      { epoch: 1, startOffset: 0 },
+      { epoch: 4, startOffset: 2 },
+    ]);
+    expect(log.logEndOffset).toBe(4);
+  });
+
   it('fails an append on ENOSPC with KAFKA_STORAGE_ERROR and leaves the log consistent', () => {
     let budget = Infinity;
     const io: SegmentIo = {

@@ -10,7 +10,7 @@ import {
   offsetFromFileName,
   TIME_INDEX_FILE_SUFFIX,
 } from './file-names.js';
-import { LeaderEpochCache } from './leader-epoch-cache.js';
+import { LEADER_EPOCH_CHECKPOINT_FILE, LeaderEpochCache } from './leader-epoch-cache.js';
 import { DEFAULT_LOG_CONFIG, validateLogConfig, type LogConfig } from './log-config.js';
 import { recoverSegment, recoverSegments } from './recovery.js';
 import { LogSegment, storageError } from './segment.js';
@@ -89,8 +89,21 @@ export class PartitionLog {
     this.#time = options.time ?? Date.now;
     this.recoveryPoint = options.recoveryPoint ?? 0;
     mkdirSync(this.dir, { recursive: true });
-    this.leaderEpochCache = new LeaderEpochCache(this.dir, () => this.#logEndOffset);
-    this.#load(options.hadCleanShutdown ?? false, options.logStartOffset);
+    let hadCleanShutdown = options.hadCleanShutdown ?? false;
+    let cache: LeaderEpochCache;
+    try {
+      cache = new LeaderEpochCache(this.dir, () => this.#logEndOffset);
+    } catch (err) {
+      if (!(err instanceof CorruptDataError)) throw err;
+      // The epochs are in the batches themselves: drop the file and rebuild it with a full recovery scan.
+      this.#logger.warn({ topic: this.topic, partition: this.partition, err: err.message }, 'unreadable leader-epoch-checkpoint; rebuilding from the log');
+      rmSync(join(this.dir, LEADER_EPOCH_CHECKPOINT_FILE), { force: true });
+      cache = new LeaderEpochCache(this.dir, () => this.#logEndOffset);
+      hadCleanShutdown = false;
+      this.recoveryPoint = 0;
+    }
+    this.leaderEpochCache = cache;
+    this.#load(hadCleanShutdown, options.logStartOffset);
   }
 
   get logStartOffset(): number {
@@ -281,7 +294,7 @@ export class PartitionLog {
       const expired = retentionMs >= 0 && nowMs - segment.largestTimestamp() > retentionMs;
       const oversized = sizeOver >= 0 && sizeOver - segment.size >= 0;
       if (!belowStart && !expired && !oversized) break;
-      if (oversized) sizeOver -= segment.size;
+      if (sizeOver >= 0) sizeOver -= segment.size;
       deletable.push(segment);
     }
     if (deletable.length === 0) return 0;
