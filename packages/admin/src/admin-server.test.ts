@@ -262,3 +262,22 @@ describe('startAdminServer', () => {
     await expect(fetch(`http://127.0.0.1:${admin.port}/healthz`)).rejects.toThrow();
   });
 });
+
+describe('a partition without a leader', () => {
+  it('is described with null offsets and the reason, and healthz on its broker turns 503', async () => {
+    expect((await createTopic({ name: 'on-broker-2', assignments: { 0: [2] } })).statusCode).toBe(201);
+    const onB2 = buildAdminApp(b2.server);
+    try {
+      await b2.stop();
+      const health = await onB2.inject({ method: 'GET', url: '/healthz' });
+      expect([health.statusCode, health.json().state]).toEqual([503, 'NotRunning']);
+    } finally {
+      await onB2.close();
+    }
+    await waitFor(() => b1.server.metadataCache.partition('on-broker-2', 0)?.leader === -1, 15_000, 'the partition to go offline');
+    const res = await open.inject({ method: 'GET', url: '/v1/topics/on-broker-2' });
+    expect(res.statusCode).toBe(200);
+    const [p] = (res.json() as TopicDescription).partitions;
+    expect(p).toMatchObject({ partition: 0, leader: -1, replicas: [2], logStartOffset: null, highWatermark: null, logEndOffset: null, offsetsError: 'the partition has no leader' });
+  });
+});
