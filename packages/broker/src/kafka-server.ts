@@ -5,6 +5,7 @@ import { KafkaZkClient, ZkSession } from '@gregor/zookeeper';
 import { AdminManager } from './admin/admin-manager.js';
 import type { BrokerServices } from './broker-services.js';
 import { ReplicaManager } from './cluster/replica-manager.js';
+import { IsrManager } from './replication/isr-manager.js';
 import type { BrokerConfig, Endpoint } from './config/broker-config.js';
 import { TopicConfigCache } from './config/topic-config-cache.js';
 import { registerHandlers } from './handlers/index.js';
@@ -32,6 +33,7 @@ export class KafkaServer {
   metadataCache!: MetadataCache;
   topicConfigs!: TopicConfigCache;
   replicaManager!: ReplicaManager;
+  isrManager!: IsrManager;
   controller!: KafkaController;
   adminManager!: AdminManager;
   apis!: KafkaApis;
@@ -88,6 +90,7 @@ export class KafkaServer {
     this.metadataCache = new MetadataCache(cfg.brokerId);
     this.metadataCache.clusterId = this.clusterId;
     this.topicConfigs = new TopicConfigCache(cfg, (t) => this.zk.getTopicConfig(t));
+    this.isrManager = new IsrManager(this.zk, this.log.child({ component: 'isr' }));
     this.replicaManager = new ReplicaManager({
       brokerId: cfg.brokerId,
       logManager: this.logManager,
@@ -95,7 +98,23 @@ export class KafkaServer {
       minInsyncReplicas: (t) => this.topicConfigs.get(t).minInsyncReplicas,
       topicLogConfig: (t) => this.topicConfigs.get(t).log,
       messageMaxBytes: (t) => this.topicConfigs.get(t).maxMessageBytes,
+      fetcher: {
+        brokerId: cfg.brokerId,
+        maxWaitMs: cfg.replicaFetchWaitMaxMs,
+        minBytes: cfg.replicaFetchMinBytes,
+        maxBytes: cfg.replicaFetchMaxBytes,
+        backoffMs: cfg.replicaFetchBackoffMs,
+        requestTimeoutMs: cfg.controllerSocketTimeoutMs,
+      },
+      replicaLagTimeMaxMs: cfg.replicaLagTimeMaxMs,
+      leaderEndpoint: (id) => {
+        const b = this.metadataCache.aliveBroker(id);
+        const e = b?.endpoints.find((x) => x.listenerName === cfg.interBrokerListenerName) ?? b?.endpoints[0];
+        return e ? { brokerId: id, host: e.host, port: e.port } : undefined;
+      },
+      isrManager: this.isrManager,
     });
+    this.replicaManager.startup();
     this.controller = new KafkaController(
       {
         brokerId: cfg.brokerId,
@@ -216,7 +235,8 @@ export class KafkaServer {
     this.state = 'ShuttingDown';
     clearInterval(this.#hwCheckpointTimer);
     await this.socketServer?.stop();
-    this.replicaManager?.shutdown();
+    await this.replicaManager?.shutdown();
+    this.isrManager?.shutdown();
     await this.controller?.shutdown();
     try {
       this.#checkpointHighWatermarks();

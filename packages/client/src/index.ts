@@ -28,3 +28,4 @@ export {
 export { listOffsets, LATEST_TIMESTAMP, EARLIEST_TIMESTAMP, type OffsetQuery, type PartitionOffset } from './offsets.js';
 export { Admin, type NewTopic, type NewPartitions, type AdminOptions, type TopicResult } from './admin.js';
 export { retry, isRetriableError, AbortError, DEFAULT_RETRY, type RetryOptions } from './retry.js';
+export { AbstractFetcherThread, type FetcherOptions, type FetcherSource, type PartitionFetchState } from './abstract-fetcher-thread.js';

@@ -130,6 +130,27 @@ export class Partition {
     r.lastFetchTimeMs = nowMs;
   }
 
+  /** ISR members (not the leader) not caught up for longer than maxLagMs (Kafka 0.9+'s time rule). */
+  outOfSyncReplicas(nowMs: number, maxLagMs: number): number[] {
+    if (!this.isLeader) return [];
+    const leo = this.logEndOffset;
+    return this.isr.filter((id) => {
+      if (id === this.#localBrokerId) return false;
+      const r = this.remoteReplicas.get(id);
+      if (!r) return true;
+      return r.logEndOffset !== leo && nowMs - r.lastCaughtUpTimeMs > maxLagMs;
+    });
+  }
+
+  /** A follower outside the ISR may join once it has everything up to the HW and the current epoch's start. */
+  canJoinIsr(replicaId: number): boolean {
+    if (!this.isLeader || this.isr.includes(replicaId) || !this.assignedReplicas.includes(replicaId)) return false;
+    const r = this.remoteReplicas.get(replicaId);
+    if (!r || !this.log) return false;
+    const epochStart = this.log.leaderEpochCache.entries().find((e) => e.epoch === this.leaderEpoch)?.startOffset ?? 0;
+    return r.logEndOffset >= this.highWatermark && r.logEndOffset >= epochStart;
+  }
+
   /** HW = smallest LEO in the ISR; it only moves forward. Returns true if it moved. */
   maybeIncrementLeaderHighWatermark(): boolean {
     if (!this.log || !this.isLeader) return false;

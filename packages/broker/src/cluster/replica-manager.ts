@@ -1,6 +1,8 @@
 import { ErrorCode, GregorError, type Logger } from '@gregor/common';
 import type { LogConfig, LogManager, PartitionLog } from '@gregor/storage';
 import { DelayedOperationPurgatory } from '../purgatory/delayed-operation.js';
+import type { IsrManager } from '../replication/isr-manager.js';
+import { ReplicaFetcherManager, type LeaderEndpoint, type ReplicaFetcherConfig } from '../replication/replica-fetcher-manager.js';
 import { DelayedFetch } from './delayed-fetch.js';
 import { DelayedProduce, type ProducePartitionStatus } from './delayed-produce.js';
 import { Partition, partitionKey, type LeadershipState } from './partition.js';
@@ -58,6 +60,11 @@ export interface ReplicaManagerOptions {
   /** Per-topic log overrides read from /config/topics/<t>. */
   topicLogConfig: (topic: string) => Partial<LogConfig>;
   messageMaxBytes: (topic: string) => number;
+  fetcher: ReplicaFetcherConfig;
+  replicaLagTimeMaxMs: number;
+  /** Where a leader is reached (inter-broker listener), from the metadata cache. */
+  leaderEndpoint: (brokerId: number) => LeaderEndpoint | undefined;
+  isrManager: IsrManager;
 }
 
 /**
@@ -72,13 +79,41 @@ export class ReplicaManager {
   readonly producePurgatory = new DelayedOperationPurgatory<DelayedProduce>('Produce');
   readonly fetchPurgatory = new DelayedOperationPurgatory<DelayedFetch<FetchReadResult>>('Fetch');
   controllerEpoch = 0;
-  /** Listeners told when this broker becomes follower of partitions (the replica fetcher hooks in here). */
-  readonly followerListeners: ((partitions: Partition[]) => void)[] = [];
-  readonly stopListeners: ((keys: string[]) => void)[] = [];
+  readonly fetcherManager: ReplicaFetcherManager;
+  #isrTimer: NodeJS.Timeout | undefined;
 
   constructor(opts: ReplicaManagerOptions) {
     this.#opts = opts;
     this.#log = opts.logger;
+    this.fetcherManager = new ReplicaFetcherManager(
+      opts.fetcher,
+      opts.logger,
+      (t, p) => this.getPartition(t, p),
+      (p) => this.fetchPurgatory.checkAndComplete(p.key),
+    );
+  }
+
+  /** Starts the ISR shrink check (every replica.lag.time.max.ms / 2, as Kafka). */
+  startup(): void {
+    this.#isrTimer = setInterval(() => this.#maybeShrinkIsr(), Math.max(50, Math.floor(this.#opts.replicaLagTimeMaxMs / 2)));
+    this.#isrTimer.unref();
+  }
+
+  #maybeShrinkIsr(): void {
+    const now = Date.now();
+    for (const p of this.#partitions.values()) {
+      const out = p.outOfSyncReplicas(now, this.#opts.replicaLagTimeMaxMs);
+      if (out.length === 0) continue;
+      const newIsr = p.isr.filter((id) => !out.includes(id));
+      this.#log.info({ partition: p.key, outOfSync: out }, 'followers fell behind');
+      void this.#opts.isrManager.updateIsr(p, newIsr, 'shrink').then((ok) => {
+        if (ok) {
+          this.onHighWatermarkMaybeChanged(p);
+          // acks=all waiters must re-check min.insync.replicas against the smaller ISR.
+          this.producePurgatory.checkAndComplete(p.key);
+        }
+      });
+    }
   }
 
   getPartition(topic: string, partition: number): Partition | undefined {
@@ -97,7 +132,12 @@ export class ReplicaManager {
   }
 
   /** LeaderAndIsr: the controller decided who leads. Returns an error code per partition. */
-  becomeLeaderOrFollower(controllerId: number, controllerEpoch: number, states: PartitionLeadershipRequest[]) {
+  becomeLeaderOrFollower(
+    controllerId: number,
+    controllerEpoch: number,
+    states: PartitionLeadershipRequest[],
+    liveLeaders: LeaderEndpoint[] = [],
+  ) {
     if (controllerEpoch < this.controllerEpoch) {
       this.#log.warn({ controllerId, controllerEpoch, current: this.controllerEpoch }, 'ignoring LeaderAndIsr from a stale controller epoch');
       return { errorCode: ErrorCode.STALE_CONTROLLER_EPOCH, partitionErrors: [] as { topic: string; partition: number; errorCode: number }[] };
@@ -105,6 +145,7 @@ export class ReplicaManager {
     this.controllerEpoch = controllerEpoch;
     const partitionErrors: { topic: string; partition: number; errorCode: number }[] = [];
     const newFollowers: Partition[] = [];
+    const newLeaders: Partition[] = [];
     const now = Date.now();
     for (const s of states) {
       const key = partitionKey(s.topic, s.partition);
@@ -123,6 +164,7 @@ export class ReplicaManager {
         const log = this.#opts.logManager.getOrCreateLog(s.topic, s.partition, this.#opts.topicLogConfig(s.topic));
         if (s.leader === this.#opts.brokerId) {
           if (p.makeLeader(s, log, now)) this.#log.info({ partition: key, leaderEpoch: s.leaderEpoch, isr: s.isr }, 'became leader');
+          newLeaders.push(p);
         } else if (p.makeFollower(s, log)) {
           newFollowers.push(p);
           this.#log.info({ partition: key, leader: s.leader, leaderEpoch: s.leaderEpoch }, 'became follower');
@@ -137,7 +179,27 @@ export class ReplicaManager {
         partitionErrors.push({ topic: s.topic, partition: s.partition, errorCode: code });
       }
     }
-    if (newFollowers.length > 0) for (const l of this.followerListeners) l(newFollowers);
+    // Leaders stop fetching; followers (re)start from their new leader, truncating first.
+    if (newLeaders.length > 0) this.fetcherManager.removeFetcherForPartitions(newLeaders);
+    if (newFollowers.length > 0) {
+      this.fetcherManager.removeFetcherForPartitions(newFollowers);
+      const byLeader = new Map<number, Partition[]>();
+      for (const p of newFollowers) {
+        if (p.leaderReplicaId < 0) continue;
+        let l = byLeader.get(p.leaderReplicaId);
+        if (!l) byLeader.set(p.leaderReplicaId, (l = []));
+        l.push(p);
+      }
+      for (const [leaderId, parts] of byLeader) {
+        const endpoint = liveLeaders.find((l) => l.brokerId === leaderId) ?? this.#opts.leaderEndpoint(leaderId);
+        if (!endpoint) {
+          this.#log.warn({ leader: leaderId, partitions: parts.length }, 'leader endpoint unknown; cannot follow yet');
+          continue;
+        }
+        this.fetcherManager.addFetcherForPartitions(endpoint, parts);
+      }
+    }
+    void this.fetcherManager.shutdownIdleFetcherThreads();
     return { errorCode: ErrorCode.NONE, partitionErrors };
   }
 
@@ -145,8 +207,7 @@ export class ReplicaManager {
   stopReplicas(controllerEpoch: number, deletePartitions: boolean, partitions: { topic: string; partition: number }[]) {
     if (controllerEpoch < this.controllerEpoch) return { errorCode: ErrorCode.STALE_CONTROLLER_EPOCH, partitionErrors: [] };
     this.controllerEpoch = controllerEpoch;
-    const keys = partitions.map((p) => partitionKey(p.topic, p.partition));
-    for (const l of this.stopListeners) l(keys);
+    this.fetcherManager.removeFetcherForPartitions(partitions);
     const partitionErrors = partitions.map(({ topic, partition }) => {
       const key = partitionKey(topic, partition);
       const p = this.#partitions.get(key);
@@ -235,6 +296,10 @@ export class ReplicaManager {
         if (p?.isLeader) {
           p.updateFollowerFetchState(params.replicaId, r.fetchOffset, now);
           this.onHighWatermarkMaybeChanged(p);
+          if (p.canJoinIsr(params.replicaId)) {
+            const newIsr = [...p.isr, params.replicaId];
+            void this.#opts.isrManager.updateIsr(p, newIsr, 'expand').then((ok) => ok && this.onHighWatermarkMaybeChanged(p));
+          }
         }
       }
     }
@@ -304,7 +369,9 @@ export class ReplicaManager {
     return { bytes, mustReturn, partitions };
   }
 
-  shutdown(): void {
+  async shutdown(): Promise<void> {
+    clearInterval(this.#isrTimer);
+    await this.fetcherManager.shutdown();
     this.producePurgatory.shutdown();
     this.fetchPurgatory.shutdown();
   }

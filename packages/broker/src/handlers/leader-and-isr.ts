@@ -23,6 +23,7 @@ export function leaderAndIsrHandler(s: BrokerServices): ApiHandler<LeaderAndIsrR
         replicas: p.replicas,
         isNew: p.isNew ?? false,
       })),
+      req.liveLeaders.map((l) => ({ brokerId: l.brokerId, host: l.hostName, port: l.port })),
     );
     if (result.errorCode === ErrorCode.NONE) {
       // The broker's own view follows the leadership it was just given.

@@ -1,0 +1,241 @@
+import { ErrorCode, backoffMs, errorName, sleep, silentLogger, type Logger } from '@gregor/common';
+import { Fetch, type FetchablePartitionResponse } from '@gregor/protocol';
+import { Connection } from './connection.js';
+
+export interface FetcherSource {
+  brokerId: number;
+  host: string;
+  port: number;
+}
+
+export interface FetcherOptions {
+  /** Name for logs, e.g. `ReplicaFetcherThread-0-2`. */
+  name: string;
+  source: FetcherSource;
+  clientId: string;
+  /** -1 for consumers, the broker id for followers. */
+  replicaId: number;
+  maxWaitMs: number;
+  minBytes: number;
+  maxBytes: number;
+  partitionMaxBytes: number;
+  /** Backoff after a failed fetch or when nothing is assigned. */
+  backoffMs: number;
+  requestTimeoutMs: number;
+  logger?: Logger;
+}
+
+export interface PartitionFetchState {
+  topic: string;
+  partition: number;
+  fetchOffset: number;
+  /** Sent as current_leader_epoch so a stale leader is detected (-1 = unknown). */
+  currentLeaderEpoch: number;
+  /** The partition must be truncated (follower) before fetching. */
+  truncating: boolean;
+}
+
+const key = (topic: string, partition: number) => `${topic}-${partition}`;
+
+/**
+ * One fetch loop against one source broker (Kafka's AbstractFetcherThread): repeatedly sends one
+ * Fetch for every assigned partition and hands each partition's data to `processPartitionData`.
+ * Followers (ReplicaFetcherThread) and the ZooKeeper consumer (ConsumerFetcherThread) extend it.
+ * The loop is owned by `start()`/`shutdown()`; shutdown closes the connection and waits for the loop.
+ */
+export abstract class AbstractFetcherThread {
+  readonly opts: FetcherOptions;
+  protected readonly log: Logger;
+  readonly #partitions = new Map<string, PartitionFetchState>();
+  readonly #abort = new AbortController();
+  #connection: Connection | null = null;
+  #loop: Promise<void> | null = null;
+  #wake: (() => void) | null = null;
+  #failures = 0;
+
+  constructor(opts: FetcherOptions) {
+    this.opts = opts;
+    this.log = (opts.logger ?? silentLogger()).child({ fetcher: opts.name });
+  }
+
+  get name(): string {
+    return this.opts.name;
+  }
+
+  get partitionCount(): number {
+    return this.#partitions.size;
+  }
+
+  partitions(): PartitionFetchState[] {
+    return [...this.#partitions.values()].map((p) => ({ ...p }));
+  }
+
+  fetchState(topic: string, partition: number): PartitionFetchState | undefined {
+    return this.#partitions.get(key(topic, partition));
+  }
+
+  addPartitions(states: PartitionFetchState[]): void {
+    for (const s of states) this.#partitions.set(key(s.topic, s.partition), { ...s });
+    this.#wake?.();
+  }
+
+  removePartitions(tps: { topic: string; partition: number }[]): void {
+    for (const tp of tps) this.#partitions.delete(key(tp.topic, tp.partition));
+  }
+
+  start(): void {
+    this.#loop ??= this.#run();
+  }
+
+  async shutdown(): Promise<void> {
+    this.#abort.abort();
+    this.#wake?.();
+    const c = this.#connection;
+    this.#connection = null;
+    await c?.close().catch(() => {});
+    await this.#loop;
+  }
+
+  // ---- hooks ------------------------------------------------------------------------------
+
+  /** Handles fetched data for a partition; returns the next fetch offset. */
+  protected abstract processPartitionData(state: PartitionFetchState, data: FetchablePartitionResponse): number;
+  /** OFFSET_OUT_OF_RANGE: returns the offset to continue from. */
+  protected abstract handleOffsetOutOfRange(state: PartitionFetchState, connection: Connection): Promise<number>;
+  /** Partitions that need truncation first (followers); returns the offset to fetch from per partition. */
+  protected async truncate(states: PartitionFetchState[], _connection: Connection): Promise<Map<string, number>> {
+    return new Map(states.map((s) => [key(s.topic, s.partition), s.fetchOffset]));
+  }
+  /** Partitions the source cannot serve (not leader, unknown): they leave this fetcher. */
+  protected abstract handlePartitionsWithErrors(states: PartitionFetchState[], errorCode: number): void;
+
+  // ---- loop -------------------------------------------------------------------------------
+
+  async #connect(): Promise<Connection> {
+    if (this.#connection && !this.#connection.isClosed) return this.#connection;
+    const c = new Connection({
+      host: this.opts.source.host,
+      port: this.opts.source.port,
+      clientId: this.opts.clientId,
+      requestTimeoutMs: this.opts.requestTimeoutMs,
+      connectTimeoutMs: Math.min(this.opts.requestTimeoutMs, 10_000),
+      logger: this.log,
+    });
+    this.#connection = c;
+    await c.connect();
+    return c;
+  }
+
+  async #idle(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      this.#wake = done;
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    this.#wake = null;
+  }
+
+  async #run(): Promise<void> {
+    const signal = this.#abort.signal;
+    while (!signal.aborted) {
+      if (this.#partitions.size === 0) {
+        await this.#idle(this.opts.backoffMs);
+        continue;
+      }
+      try {
+        const connection = await this.#connect();
+        if (signal.aborted) break;
+        const toTruncate = [...this.#partitions.values()].filter((p) => p.truncating);
+        if (toTruncate.length > 0) {
+          const offsets = await this.truncate(toTruncate, connection);
+          for (const s of toTruncate) {
+            const current = this.#partitions.get(key(s.topic, s.partition));
+            const next = offsets.get(key(s.topic, s.partition));
+            // Only if nobody re-added the partition meanwhile.
+            if (current && current.truncating && current.currentLeaderEpoch === s.currentLeaderEpoch && next !== undefined) {
+              current.fetchOffset = next;
+              current.truncating = false;
+            }
+          }
+        }
+        await this.#fetchOnce(connection);
+        this.#failures = 0;
+      } catch (err) {
+        if (signal.aborted) break;
+        this.#failures++;
+        this.log.warn({ source: this.opts.source.brokerId, err: (err as Error).message, failures: this.#failures }, 'fetch failed');
+        const c = this.#connection;
+        this.#connection = null;
+        await c?.close().catch(() => {});
+        await sleep(backoffMs(this.#failures - 1, this.opts.backoffMs, 5 * this.opts.backoffMs), signal);
+      }
+    }
+  }
+
+  async #fetchOnce(connection: Connection): Promise<void> {
+    const fetching = [...this.#partitions.values()].filter((p) => !p.truncating);
+    if (fetching.length === 0) return this.#idle(this.opts.backoffMs);
+    const byTopic = new Map<string, PartitionFetchState[]>();
+    for (const p of fetching) {
+      let list = byTopic.get(p.topic);
+      if (!list) byTopic.set(p.topic, (list = []));
+      list.push(p);
+    }
+    const sentOffsets = new Map(fetching.map((p) => [key(p.topic, p.partition), p.fetchOffset]));
+    const response = await connection.send(
+      Fetch,
+      {
+        replicaId: this.opts.replicaId,
+        maxWaitMs: this.opts.maxWaitMs,
+        minBytes: this.opts.minBytes,
+        maxBytes: this.opts.maxBytes,
+        isolationLevel: 0,
+        sessionId: 0,
+        sessionEpoch: -1,
+        topics: [...byTopic].map(([topic, parts]) => ({
+          topic,
+          partitions: parts.map((p) => ({
+            partition: p.partition,
+            currentLeaderEpoch: p.currentLeaderEpoch,
+            fetchOffset: p.fetchOffset,
+            logStartOffset: -1,
+            partitionMaxBytes: this.opts.partitionMaxBytes,
+          })),
+        })),
+        forgottenTopicsData: [],
+        rackId: '',
+      },
+      { timeoutMs: this.opts.requestTimeoutMs + this.opts.maxWaitMs },
+    );
+    if (response.errorCode && response.errorCode !== ErrorCode.NONE) throw new Error(`fetch failed: ${errorName(response.errorCode)}`);
+    const failed = new Map<number, PartitionFetchState[]>();
+    for (const t of response.responses) {
+      for (const data of t.partitionResponses) {
+        const k = key(t.topic, data.partition);
+        const state = this.#partitions.get(k);
+        // The partition may have been removed or moved while the fetch was in flight.
+        if (!state || state.truncating || state.fetchOffset !== sentOffsets.get(k)) continue;
+        switch (data.errorCode) {
+          case ErrorCode.NONE:
+            state.fetchOffset = this.processPartitionData(state, data);
+            break;
+          case ErrorCode.OFFSET_OUT_OF_RANGE:
+            state.fetchOffset = await this.handleOffsetOutOfRange(state, connection);
+            break;
+          default: {
+            let list = failed.get(data.errorCode);
+            if (!list) failed.set(data.errorCode, (list = []));
+            list.push(state);
+          }
+        }
+      }
+    }
+    for (const [code, states] of failed) {
+      this.removePartitions(states);
+      this.handlePartitionsWithErrors(states, code);
+    }
+  }
+}
