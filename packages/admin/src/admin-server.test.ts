@@ -168,9 +168,12 @@ describe('errors', () => {
   });
 
   it('answers 400 for illegal names and 404 for unknown topics in paths', async () => {
-    const illegal = await open.inject({ method: 'GET', url: '/v1/topics/a*b' });
-    expect(illegal.statusCode).toBe(400);
-    expect(illegal.json().error.code).toBe('GREGOR_ERR_INVALID_TOPIC');
+    for (const name of ['a*b', 'a%2Fb', 'x'.repeat(250)]) {
+      const illegal = await open.inject({ method: 'GET', url: `/v1/topics/${name}` });
+      expect([name, illegal.statusCode, illegal.json().error.code]).toEqual([name, 400, 'GREGOR_ERR_INVALID_TOPIC']);
+    }
+    const longest = await open.inject({ method: 'GET', url: `/v1/topics/${'y'.repeat(249)}` });
+    expect([longest.statusCode, longest.json().error.code]).toEqual([404, 'GREGOR_ERR_UNKNOWN_TOPIC']);
     for (const [method, url, payload] of [
       ['GET', '/v1/topics/missing', undefined],
       ['DELETE', '/v1/topics/missing', undefined],
@@ -199,6 +202,8 @@ describe('errors', () => {
       const res = await open.inject({ method: 'POST', url: '/v1/topics', payload: body as object });
       expect([JSON.stringify(body), res.statusCode, res.json().error.code]).toEqual([JSON.stringify(body), 400, 'GREGOR_ERR_VALIDATION']);
     }
+    const query = await open.inject({ method: 'GET', url: '/v1/topics?verbose=true' });
+    expect([query.statusCode, query.json().error.code]).toEqual([400, 'GREGOR_ERR_VALIDATION']);
     const noCount = await open.inject({ method: 'POST', url: '/v1/topics/replicated/partitions', payload: {} });
     expect([noCount.statusCode, noCount.json().error.code]).toEqual([400, 'GREGOR_ERR_VALIDATION']);
     const badJson = await open.inject({ method: 'POST', url: '/v1/topics', headers: { 'content-type': 'application/json' }, payload: '{"name": ' });

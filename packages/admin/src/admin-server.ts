@@ -36,6 +36,7 @@ export interface AdminServer {
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const WARN_LEVEL = 40;
+const READ_METHODS = new Set(['GET', 'HEAD']);
 const READ_ONLY_STATES = new Set(['RunningAsBroker', 'PendingControlledShutdown']);
 
 /** The broker's HTTP admin API as a fastify instance that is not listening yet (tests use `inject`). */
@@ -46,6 +47,8 @@ export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): 
     bodyLimit: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     // A body or query of the wrong type is an error, never silently converted or trimmed.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    // Room for the longest legal topic name (249) so a longer one is GREGOR_ERR_INVALID_TOPIC, not an unknown route.
+    routerOptions: { maxParamLength: 1000 },
     requestTimeout: 60_000,
     return503OnClosing: true,
   }) as unknown as FastifyInstance;
@@ -61,7 +64,7 @@ export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): 
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/v1/')) return;
     // Before startup and after shutdown the broker's components are absent or stopped.
-    const ready = request.method === 'GET' ? READ_ONLY_STATES.has(server.state) : server.state === 'RunningAsBroker';
+    const ready = READ_METHODS.has(request.method) ? READ_ONLY_STATES.has(server.state) : server.state === 'RunningAsBroker';
     if (!ready) throw new AdminError('GREGOR_ERR_BROKER_NOT_READY', `The broker is ${server.state}.`);
   });
 

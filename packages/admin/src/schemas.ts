@@ -28,6 +28,10 @@ export const errorResponse = {
 
 const errors = { '4xx': errorResponse, '5xx': errorResponse } as const;
 
+/** No route takes query parameters; an unknown one is an error rather than silently ignored. */
+const noQuery = { type: 'object', additionalProperties: false, properties: {} } as const;
+const noParams = noQuery;
+
 /** Path parameter of the topic routes: any string; its legality is checked as Kafka checks it (GREGOR_ERR_INVALID_TOPIC). */
 export const topicParams = {
   type: 'object',
@@ -91,10 +95,14 @@ const healthBody = {
 } as const;
 
 export const healthzSchema = {
+  params: noParams,
+  querystring: noQuery,
   response: { 200: healthBody, 503: healthBody, ...errors },
 } as const;
 
 export const clusterSchema = {
+  params: noParams,
+  querystring: noQuery,
   response: {
     200: {
       type: 'object',
@@ -130,6 +138,8 @@ export const clusterSchema = {
 } as const;
 
 export const listTopicsSchema = {
+  params: noParams,
+  querystring: noQuery,
   response: {
     200: {
       type: 'object',
@@ -151,6 +161,7 @@ export const listTopicsSchema = {
 
 export const describeTopicSchema = {
   params: topicParams,
+  querystring: noQuery,
   response: { 200: topicDescription, ...errors },
 } as const;
 
@@ -164,6 +175,8 @@ export interface CreateTopicBody {
 }
 
 export const createTopicSchema = {
+  params: noParams,
+  querystring: noQuery,
   body: {
     type: 'object',
     required: ['name'],
@@ -189,6 +202,7 @@ export const createTopicSchema = {
 
 export const deleteTopicSchema = {
   params: topicParams,
+  querystring: noQuery,
   response: {
     200: { type: 'object', required: ['deleted'], properties: { deleted: { type: 'string' } } },
     202: { type: 'object', required: ['deleted', 'status'], properties: { deleted: { type: 'string' }, status: { type: 'string', enum: ['pending'] } } },
@@ -203,6 +217,7 @@ export interface CreatePartitionsBody {
 
 export const createPartitionsSchema = {
   params: topicParams,
+  querystring: noQuery,
   body: {
     type: 'object',
     required: ['count'],
