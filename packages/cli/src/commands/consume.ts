@@ -1,0 +1,143 @@
+import { AbortError, Consumer, type ConsumedRecord, type KafkaClient, type StartOffset } from '@gregor/client';
+import { parseArgs } from 'node:util';
+import { intOption, parsed, requireOption, unescapeSeparator } from '../args.js';
+import { cliClient } from '../client-factory.js';
+import { UsageError } from '../usage-error.js';
+
+export const consumeUsage = `gregor consume --topic T [options]
+
+Prints the records of a topic (like kafka-console-consumer): the values one per line, or JSON
+lines. Without --max it follows new records until Ctrl-C.
+
+Options:
+  --topic, -t T                  topic (required)
+  --bootstrap-server HOST:PORT   a broker to start from (default 127.0.0.1:9092)
+  --partition N                  only partition N (default: every partition)
+  --offset N|earliest|latest     where to start (default latest; a number needs --partition)
+  --from-beginning               same as --offset earliest
+  --max N                        exit after N records
+  --timeout-ms MS                exit after MS without a new record
+  --print-key                    print KEY<SEP>VALUE
+  --key-separator SEP            separator for --print-key (default a tab)
+  --format text|json             json: {topic, partition, offset, timestamp, key, value, headers} per line
+  --help, -h`;
+
+const OPTIONS = {
+  topic: { type: 'string', short: 't' },
+  'bootstrap-server': { type: 'string' },
+  partition: { type: 'string' },
+  offset: { type: 'string' },
+  'from-beginning': { type: 'boolean' },
+  max: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  'print-key': { type: 'boolean' },
+  'key-separator': { type: 'string' },
+  format: { type: 'string' },
+  group: { type: 'string', short: 'g' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+interface Selection {
+  topic: string;
+  partitions: number[] | undefined;
+  from: StartOffset;
+}
+
+/**
+ * Where records come from. Today: chosen partitions read directly from their leaders; a group
+ * member (JoinGroup/SyncGroup, committed offsets) would be another source with the same shape.
+ */
+function partitionSource(client: KafkaClient, selection: Selection, signal: AbortSignal): AsyncIterable<ConsumedRecord> {
+  return new Consumer(client).consume({ topic: selection.topic, partitions: selection.partitions, from: selection.from, signal });
+}
+
+function text(b: Buffer | null): string | null {
+  return b === null ? null : b.toString('utf8');
+}
+
+export function formatRecord(r: ConsumedRecord, format: 'text' | 'json', printKey: boolean, separator: string): string {
+  if (format === 'json') {
+    return JSON.stringify({
+      topic: r.topic,
+      partition: r.partition,
+      offset: r.offset,
+      timestamp: r.timestamp,
+      key: text(r.key),
+      value: text(r.value),
+      headers: r.headers.map((h) => ({ key: h.key, value: text(h.value) })),
+    });
+  }
+  const value = text(r.value) ?? 'null';
+  return printKey ? `${text(r.key) ?? 'null'}${separator}${value}` : value;
+}
+
+export async function consumeCommand(argv: string[], output: NodeJS.WritableStream = process.stdout): Promise<number> {
+  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), consumeUsage);
+  if (values.help) {
+    console.log(consumeUsage);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`, consumeUsage);
+  if (values.group !== undefined) throw new UsageError('consumer groups are not supported yet; read partitions directly (--partition, --offset)', consumeUsage);
+  const topic = requireOption(values.topic, 'topic', consumeUsage);
+  const partition = values.partition === undefined ? undefined : intOption(values.partition, 'partition', consumeUsage, 0, 0);
+  if (values['from-beginning'] && values.offset !== undefined) throw new UsageError('--from-beginning and --offset exclude each other', consumeUsage);
+  let from: StartOffset = values['from-beginning'] ? 'earliest' : 'latest';
+  if (values.offset === 'earliest' || values.offset === 'latest') from = values.offset;
+  else if (values.offset !== undefined) {
+    from = intOption(values.offset, 'offset', consumeUsage, 0, 0);
+    if (partition === undefined) throw new UsageError('--offset N needs --partition', consumeUsage);
+  }
+  const max = values.max === undefined ? Number.POSITIVE_INFINITY : intOption(values.max, 'max', consumeUsage, 0, 1);
+  const idleMs = values['timeout-ms'] === undefined ? undefined : intOption(values['timeout-ms'], 'timeout-ms', consumeUsage, 0, 1);
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got "${format}"`, consumeUsage);
+  const separator = values['key-separator'] === undefined ? '\t' : unescapeSeparator(values['key-separator']);
+
+  const client = cliClient(values['bootstrap-server']);
+  const stop = new AbortController();
+  let idleTimer: NodeJS.Timeout | undefined;
+  const armIdle = (): void => {
+    if (idleMs === undefined) return;
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => stop.abort(new Error('idle timeout')), idleMs);
+  };
+  const onSignal = (): void => stop.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let outputClosed = false;
+  const onOutputError = (error: NodeJS.ErrnoException): void => {
+    // A reader that went away (`| head`) ends consumption quietly.
+    if (error.code === 'EPIPE') {
+      outputClosed = true;
+      stop.abort(error);
+    }
+  };
+  output.on('error', onOutputError);
+  let count = 0;
+  try {
+    armIdle();
+    const source = partitionSource(client, { topic, partitions: partition === undefined ? undefined : [partition], from }, stop.signal);
+    for await (const record of source) {
+      armIdle();
+      if (!output.write(`${formatRecord(record, format, values['print-key'] ?? false, separator)}\n`)) {
+        await new Promise<void>((resolve) => {
+          output.once('drain', resolve);
+          stop.signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+      }
+      if (outputClosed) break;
+      if (++count >= max) break;
+    }
+  } catch (error) {
+    if (!(error instanceof AbortError) || !stop.signal.aborted) throw error;
+  } finally {
+    clearTimeout(idleTimer);
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    output.removeListener('error', onOutputError);
+    await client.close();
+  }
+  console.error(`Processed a total of ${count} messages`);
+  return 0;
+}

@@ -1,0 +1,115 @@
+import { Producer, type Acks, type CompressionName, type ProducerMessage } from '@gregor/client';
+import { ConfigError } from '@gregor/common';
+import { parseArgs } from 'node:util';
+import { intOption, parsed, requireOption, unescapeSeparator } from '../args.js';
+import { cliClient } from '../client-factory.js';
+import { LineQueue } from '../line-queue.js';
+import { UsageError } from '../usage-error.js';
+
+export const produceUsage = `gregor produce --topic T [options] < lines
+
+Sends the lines of stdin to a topic, one record per line (like kafka-console-producer).
+Lines are batched: whatever has arrived is sent together, one request in flight at a time.
+
+Options:
+  --topic, -t T                  topic (required)
+  --bootstrap-server HOST:PORT   a broker to start from (default 127.0.0.1:9092)
+  --key-separator SEP            each line is KEY<SEP>VALUE (parse.key); a line without SEP is an error
+  --acks 0|1|all                 default all
+  --compression none|gzip        default none
+  --partition N                  send every record to partition N (default: by key, sticky without)
+  --batch-size N                 most records per request (default 5000)
+  --quiet, -q                    no summary or progress on stderr
+  --help, -h`;
+
+const OPTIONS = {
+  topic: { type: 'string', short: 't' },
+  'bootstrap-server': { type: 'string' },
+  'key-separator': { type: 'string' },
+  acks: { type: 'string' },
+  compression: { type: 'string' },
+  partition: { type: 'string' },
+  'batch-size': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const MAX_BATCH_BYTES = 512 * 1024; // stays under the broker's message.max.bytes (1 MB) per partition batch
+const PROGRESS_EVERY_MS = 5000;
+
+export function parseAcks(value: string | undefined): Acks {
+  switch (value ?? 'all') {
+    case 'all':
+    case '-1':
+      return -1;
+    case '1':
+      return 1;
+    case '0':
+      return 0;
+    default:
+      throw new UsageError(`--acks must be 0, 1 or all, got "${value}"`, produceUsage);
+  }
+}
+
+export async function produceCommand(argv: string[], input: NodeJS.ReadableStream = process.stdin): Promise<number> {
+  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), produceUsage);
+  if (values.help) {
+    console.log(produceUsage);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`, produceUsage);
+  const topic = requireOption(values.topic, 'topic', produceUsage);
+  const acks = parseAcks(values.acks);
+  const compression = (values.compression ?? 'none') as CompressionName;
+  if (compression !== 'none' && compression !== 'gzip') throw new UsageError(`--compression must be none or gzip, got "${values.compression}"`, produceUsage);
+  const partition = values.partition === undefined ? undefined : intOption(values.partition, 'partition', produceUsage, 0, 0);
+  const batchSize = intOption(values['batch-size'], 'batch-size', produceUsage, 5000, 1, 1_000_000);
+  const separator = values['key-separator'] === undefined ? undefined : unescapeSeparator(values['key-separator']);
+  if (separator === '') throw new UsageError('--key-separator must not be empty', produceUsage);
+
+  const client = cliClient(values['bootstrap-server']);
+  const producer = new Producer(client, { acks, compression });
+  const lines = new LineQueue(input);
+  const started = Date.now();
+  let sent = 0;
+  let lineNumber = 0;
+  const report = (): void => {
+    const seconds = (Date.now() - started) / 1000;
+    console.error(`gregor produce: ${sent} records in ${seconds.toFixed(2)} s (${Math.round(sent / Math.max(seconds, 0.001))} records/s)`);
+  };
+  const progress = values.quiet ? undefined : setInterval(report, PROGRESS_EVERY_MS);
+  try {
+    for (;;) {
+      const batch = await lines.take(batchSize, MAX_BATCH_BYTES);
+      if (batch === null) break;
+      const messages: ProducerMessage[] = [];
+      let bad: string | undefined;
+      for (const line of batch) {
+        lineNumber++;
+        if (separator === undefined) {
+          messages.push({ value: line, partition });
+          continue;
+        }
+        const at = line.indexOf(separator);
+        if (at < 0) {
+          bad = `no key separator found on line number ${lineNumber}: '${line}'`;
+          break;
+        }
+        messages.push({ key: line.slice(0, at), value: line.slice(at + separator.length), partition });
+      }
+      if (messages.length > 0) {
+        await producer.send({ topic, messages });
+        sent += messages.length;
+      }
+      if (bad !== undefined) {
+        lines.close();
+        throw new ConfigError(bad);
+      }
+    }
+  } finally {
+    if (progress) clearInterval(progress);
+    if (!values.quiet) report();
+    await client.close();
+  }
+  return 0;
+}
