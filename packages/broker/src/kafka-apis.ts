@@ -19,6 +19,8 @@ export interface RequestContext {
 export type ApiHandler<Req, Res> = (request: Req, ctx: RequestContext) => Promise<Res | null> | Res | null;
 
 const API_VERSIONS_KEY = 18;
+/** Controller-to-broker APIs (and ApiVersions) are served while the broker is still starting. */
+const CONTROL_PLANE_KEYS = new Set([API_VERSIONS_KEY, 4 /* LeaderAndIsr */, 5 /* StopReplica */, 6 /* UpdateMetadata */, 7 /* ControlledShutdown */]);
 
 /**
  * Routes each request frame to the handler of its API (Kafka's KafkaApis, but one file per API).
@@ -30,9 +32,21 @@ export class KafkaApis {
   readonly #log: Logger;
   /** Requests handled per API name, for metrics. */
   readonly requestCounts = new Map<string, number>();
+  #ready: Promise<void> | null;
+  #open: () => void = () => {};
 
   constructor(log: Logger) {
     this.#log = log;
+    this.#ready = new Promise((resolve) => (this.#open = resolve));
+  }
+
+  /**
+   * Client requests wait until the broker knows its role (the controller told it who is alive and
+   * what it leads), so a restarted broker never answers from an empty view. Idempotent.
+   */
+  startServingClients(): void {
+    this.#ready = null;
+    this.#open();
   }
 
   register<Req, Res>(api: ApiDefinition<Req, Res>, handle: ApiHandler<Req, Res>): void {
@@ -60,7 +74,8 @@ export class KafkaApis {
     this.requestCounts.set(api.name, (this.requestCounts.get(api.name) ?? 0) + 1);
     const handler = this.#handlers.get(header.apiKey)!;
     const ctx: RequestContext = { header, conn, apiVersion: header.apiVersion };
-    const result = handler.handle(request, ctx);
+    const gate = this.#ready;
+    const result = gate && !CONTROL_PLANE_KEYS.has(header.apiKey) ? gate.then(() => handler.handle(request, ctx)) : handler.handle(request, ctx);
     const respond = (response: unknown): Buffer[] | null =>
       response === null ? null : encodeResponseFrame(codec, header.correlationId, response);
     if (result instanceof Promise) {

@@ -151,13 +151,26 @@ export class KafkaServer {
     this.session.on('expired', () => this.controller.onZkSessionLost());
     this.controller.startup();
     // Serve clients once the controller has told us who is alive (bounded: a missing controller is not fatal).
-    const known = await this.metadataCache.waitFor(() => this.metadataCache.isBrokerAlive(cfg.brokerId), cfg.zookeeperSessionTimeoutMs * 2);
-    if (!known) this.log.warn('no UpdateMetadata from a controller yet; serving with an empty cluster view');
+    const known = await this.metadataCache.waitFor(() => this.#knowsItsRole(), cfg.zookeeperSessionTimeoutMs * 2);
+    if (!known) this.log.warn('no UpdateMetadata/LeaderAndIsr from a controller yet; serving with what is known');
+    this.apis.startServingClients();
 
     this.#hwCheckpointTimer = setInterval(() => this.#checkpointHighWatermarks(), cfg.replicaHighWatermarkCheckpointIntervalMs);
     this.#hwCheckpointTimer.unref();
     this.state = 'RunningAsBroker';
     this.log.info({ endpoints: this.advertisedEndpoints(), clusterId: this.clusterId }, 'started');
+  }
+
+  /** The controller told us who is alive, and we applied leadership for every partition we lead. */
+  #knowsItsRole(): boolean {
+    const cache = this.metadataCache;
+    if (!cache.isBrokerAlive(this.config.brokerId)) return false;
+    for (const topic of cache.allTopics()) {
+      for (const p of cache.partitions(topic)) {
+        if (p.leader === this.config.brokerId && !this.replicaManager.getPartition(topic, p.partition)?.isLeader) return false;
+      }
+    }
+    return true;
   }
 
   #services(): BrokerServices {

@@ -42,8 +42,12 @@ class BrokerSendQueue {
       const next = this.#queue[0];
       if (!next) {
         await new Promise<void>((resolve) => {
-          this.#wake = resolve;
-          signal.addEventListener('abort', () => resolve(), { once: true });
+          const done = () => {
+            signal.removeEventListener('abort', done);
+            resolve();
+          };
+          this.#wake = done;
+          signal.addEventListener('abort', done, { once: true });
         });
         this.#wake = null;
         continue;

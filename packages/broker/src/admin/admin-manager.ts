@@ -71,6 +71,7 @@ export class AdminManager {
   async createTopics(topics: NewTopic[], timeoutMs: number, validateOnly: boolean): Promise<TopicResult[]> {
     const results: TopicResult[] = [];
     const created: string[] = [];
+    const expected = new Map<string, number>();
     const seen = new Set<string>();
     for (const t of topics) {
       try {
@@ -81,6 +82,7 @@ export class AdminManager {
         if (!validateOnly) {
           await this.#zk.createTopic(t.name, assignment, t.configs);
           created.push(t.name);
+          expected.set(t.name, assignment.size);
           this.#log.info({ topic: t.name, partitions: assignment.size, replicationFactor: assignment.get(0)?.length }, 'topic created');
         }
         results.push({ name: t.name, errorCode: ErrorCode.NONE, errorMessage: null });
@@ -89,10 +91,10 @@ export class AdminManager {
       }
     }
     if (created.length > 0) {
-      const ready = await this.#cache.waitFor(() => created.every((name) => this.#hasLeaders(name)), timeoutMs);
+      const ready = await this.#cache.waitFor(() => created.every((name) => this.#hasLeaders(name, expected.get(name)!)), timeoutMs);
       if (!ready) {
         for (const r of results) {
-          if (created.includes(r.name) && !this.#hasLeaders(r.name)) {
+          if (created.includes(r.name) && !this.#hasLeaders(r.name, expected.get(r.name)!)) {
             r.errorCode = ErrorCode.REQUEST_TIMED_OUT;
             r.errorMessage = 'Topic was created but its partitions have no leader yet';
           }
@@ -102,9 +104,10 @@ export class AdminManager {
     return results;
   }
 
-  #hasLeaders(topic: string): boolean {
+  /** Every one of the topic's `count` partitions is known with a leader (LeaderAndIsr may arrive before the full UpdateMetadata). */
+  #hasLeaders(topic: string, count: number): boolean {
     const parts = this.#cache.partitions(topic);
-    return parts.length > 0 && parts.every((p) => p.leader >= 0);
+    return parts.length >= count && parts.every((p) => p.leader >= 0);
   }
 
   /** Metadata's auto-creation, with the broker's defaults. Throws TOPIC_ALREADY_EXISTS if another broker won. */

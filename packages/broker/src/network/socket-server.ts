@@ -42,6 +42,7 @@ export class SocketServer {
   #nextId = 0;
   #stopping = false;
 
+
   constructor(opts: SocketServerOptions) {
     this.#opts = opts;
   }
