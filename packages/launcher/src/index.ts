@@ -11,3 +11,4 @@ export { localBrokerProperties, renderProperties, type LocalBrokerContext } from
 export { readZkClusterView, type ZkClusterView } from './zk-inspect.js';
 export { httpHealthy } from './http-health.js';
 export { portOpen } from './port-open.js';
+export { repoGregorCommand } from './gregor-command.js';

@@ -71,17 +71,14 @@ describe('LocalCluster (1 ZooKeeper node, 1 broker, real processes)', () => {
   }, 180_000);
 
   it('fails with the log tail when a broker cannot start', async () => {
-    const [zkClient, zkPeer, zkElection, kafka] = await freePorts(4);
-    const broken = new LocalCluster({
+    const broken = await LocalCluster.onFreePorts({
       dir: join(dir, 'broken'),
-      spec: {
-        zookeeper: { nodes: [{ clientPort: zkClient!, peerPort: zkPeer!, electionPort: zkElection! }], tickTime: 500 },
-        brokers: [{ id: 1, host: '127.0.0.1', port: kafka!, httpPort: -1, properties: { 'no.such.setting': 'x' } }],
-        properties: {},
-      },
-      gregorCommand: [process.execPath, cliMain],
+      brokers: 1,
+      http: false,
+      brokerProperties: () => ({ 'no.such.setting': 'x' }),
       readyTimeoutMs: 30_000,
     });
+    expect(broken.spec.brokers[0]).toMatchObject({ id: 1, httpPort: -1 });
     try {
       await expect(broken.up()).rejects.toThrow(/broker-1 exited before serving[\s\S]*no\.such\.setting/);
     } finally {

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sleep } from '@gregor/common';
 import { BrokerProcess } from './broker-process.js';
+import { freePorts } from './free-port.js';
+import { repoGregorCommand } from './gregor-command.js';
 import type { ClusterSpec } from './cluster-spec.js';
 import type { ZooKeeperMode } from './four-letter-word.js';
 import { localBrokerProperties } from './server-properties.js';
@@ -13,8 +15,8 @@ export interface LocalClusterOptions {
   /** Everything lives here: cluster.json, zookeeper/zk<i>/, broker-<id>/. */
   dir: string;
   spec: ClusterSpec;
-  /** Program and leading arguments that run `gregor`, e.g. [process.execPath, '/…/packages/cli/dist/main.js']. */
-  gregorCommand: readonly string[];
+  /** Program and leading arguments that run `gregor`. Default: the compiled CLI of this checkout (repoGregorCommand()). */
+  gregorCommand?: readonly string[];
   /** Nodes outlive this process (the CLI); tests leave it false so nothing leaks. Default false. */
   detached?: boolean;
   /** Bound on waiting for ZooKeeper to serve and for each broker to register and answer. Default 90000. */
@@ -81,7 +83,7 @@ export class LocalCluster {
   readonly #readyTimeoutMs: number;
 
   constructor(options: LocalClusterOptions) {
-    this.#options = options;
+    this.#options = { ...options, gregorCommand: options.gregorCommand ?? repoGregorCommand() };
     this.dir = resolve(options.dir);
     this.spec = options.spec;
     this.#readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
@@ -110,7 +112,7 @@ export class LocalCluster {
           clusterSize: options.spec.brokers.length,
           common: options.spec.properties,
         }),
-        gregorCommand: options.gregorCommand,
+        gregorCommand: this.#options.gregorCommand!,
         detached: options.detached,
         stopGraceMs: options.brokerStopGraceMs,
         readyTimeoutMs: this.#readyTimeoutMs,
@@ -118,6 +120,42 @@ export class LocalCluster {
     });
     for (const node of this.zookeeper.nodes) node.reattach();
     for (const broker of this.brokers) broker.reattach();
+  }
+
+  /**
+   * A cluster on ports that are free right now (tests): `zookeepers` nodes (default 1) with
+   * tickTime 500, `brokers` brokers with ids 1..N (default 3) and short ZooKeeper sessions.
+   */
+  static async onFreePorts(
+    options: Omit<LocalClusterOptions, 'spec'> & {
+      brokers?: number;
+      zookeepers?: number;
+      /** Properties for every broker (over zookeeper.session.timeout.ms=2000). */
+      properties?: Record<string, string>;
+      /** Properties of one broker. */
+      brokerProperties?: (id: number) => Record<string, string>;
+      /** Give each broker an HTTP admin port. Default true. */
+      http?: boolean;
+    },
+  ): Promise<LocalCluster> {
+    const zookeepers = options.zookeepers ?? 1;
+    const brokers = options.brokers ?? 3;
+    const ports = await freePorts(zookeepers * 3 + brokers * 2);
+    const spec: ClusterSpec = {
+      zookeeper: {
+        nodes: Array.from({ length: zookeepers }, (_, i) => ({ clientPort: ports[i * 3]!, peerPort: ports[i * 3 + 1]!, electionPort: ports[i * 3 + 2]! })),
+        tickTime: 500,
+      },
+      brokers: Array.from({ length: brokers }, (_, i) => ({
+        id: i + 1,
+        host: '127.0.0.1',
+        port: ports[zookeepers * 3 + i * 2]!,
+        httpPort: options.http === false ? -1 : ports[zookeepers * 3 + i * 2 + 1]!,
+        properties: options.brokerProperties?.(i + 1) ?? {},
+      })),
+      properties: { 'zookeeper.session.timeout.ms': '2000', ...options.properties },
+    };
+    return new LocalCluster({ ...options, spec });
   }
 
   /** True when `dir` holds a cluster made by `up()`. */
@@ -349,7 +387,7 @@ export class LocalCluster {
 
   #save(): void {
     mkdirSync(this.dir, { recursive: true });
-    const saved: SavedCluster = { spec: this.spec, gregorCommand: [...this.#options.gregorCommand] };
+    const saved: SavedCluster = { spec: this.spec, gregorCommand: [...this.#options.gregorCommand!] };
     writeFileSync(join(this.dir, STATE_FILE), `${JSON.stringify(saved, null, 2)}\n`);
   }
 }

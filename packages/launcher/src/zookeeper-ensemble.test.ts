@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sleep } from '@gregor/common';
 import { killAllManagedProcesses } from './managed-process.js';
 import { ZooKeeperEnsemble } from './zookeeper-ensemble.js';
 import { ZooKeeperNode } from './zookeeper-node.js';
@@ -53,8 +54,13 @@ describe('ZooKeeperEnsemble', () => {
     expect(ensemble.node(leaderId).isRunning()).toBe(false);
     const others = ensemble.nodes.filter((n) => n.config.id !== leaderId);
     // the survivors elect a new leader among themselves
-    const survivorModes = await Promise.all(others.map((n) => n.waitReady(30_000)));
-    expect(survivorModes.sort()).toEqual(['follower', 'leader']);
+    // (right after the kill they may still report the old roles, so poll until a leader shows up)
+    let survivorModes: string[] = [];
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(200)) {
+      survivorModes = (await Promise.all(others.map((n) => n.mode(1000)))).map(String).sort();
+      if (survivorModes.includes('leader')) break;
+    }
+    expect(survivorModes).toEqual(['follower', 'leader']);
 
     await ensemble.node(leaderId).start();
     expect(await ensemble.node(leaderId).mode()).toBe('follower');
