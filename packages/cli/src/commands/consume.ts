@@ -122,8 +122,13 @@ export async function consumeCommand(argv: string[], output: NodeJS.WritableStre
       armIdle();
       if (!output.write(`${formatRecord(record, format, values['print-key'] ?? false, separator)}\n`)) {
         await new Promise<void>((resolve) => {
-          output.once('drain', resolve);
-          stop.signal.addEventListener('abort', () => resolve(), { once: true });
+          const done = (): void => {
+            output.removeListener('drain', done);
+            stop.signal.removeEventListener('abort', done);
+            resolve();
+          };
+          output.once('drain', done);
+          stop.signal.addEventListener('abort', done, { once: true });
         });
       }
       if (outputClosed) break;
