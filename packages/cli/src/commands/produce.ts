@@ -78,6 +78,14 @@ export async function produceCommand(argv: string[], input: NodeJS.ReadableStrea
     console.error(`gregor produce: ${sent} records in ${seconds.toFixed(2)} s (${Math.round(sent / Math.max(seconds, 0.001))} records/s)`);
   };
   const progress = values.quiet ? undefined : setInterval(report, PROGRESS_EVERY_MS);
+  // Ctrl-C: stop reading, let the request in flight finish, print the summary; twice: exit now.
+  let interrupts = 0;
+  const onSignal = (): void => {
+    if (++interrupts > 1) process.exit(130);
+    lines.close();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     for (;;) {
       const batch = await lines.take(batchSize, MAX_BATCH_BYTES);
@@ -107,6 +115,8 @@ export async function produceCommand(argv: string[], input: NodeJS.ReadableStrea
       }
     }
   } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
     if (progress) clearInterval(progress);
     if (!values.quiet) report();
     await client.close();
