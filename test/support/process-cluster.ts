@@ -1,0 +1,72 @@
+// Test support: a 3-node ZooKeeper ensemble and N brokers as OS processes, for failure tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '@gregor/common';
+import { freePorts, ZooKeeperEnsemble } from '@gregor/launcher';
+import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
+import { BrokerProcess } from './broker-process.js';
+
+export interface ProcessClusterOptions {
+  brokers: number;
+  zookeepers: number;
+  brokerProps?: Record<string, string>;
+}
+
+export class ProcessCluster {
+  readonly dir: string;
+  readonly ensemble: ZooKeeperEnsemble;
+  readonly brokers = new Map<number, BrokerProcess>();
+  #zk: ZkClient | null = null;
+  kafkaZk!: KafkaZkClient;
+
+  private constructor(dir: string, ensemble: ZooKeeperEnsemble) {
+    this.dir = dir;
+    this.ensemble = ensemble;
+  }
+
+  static async start(opts: ProcessClusterOptions): Promise<ProcessCluster> {
+    const dir = mkdtempSync(join(tmpdir(), 'gregor-failure-'));
+    const ensemble = await ZooKeeperEnsemble.onFreePorts({ dir: join(dir, 'zk'), size: opts.zookeepers, tickTime: 500, stopGraceMs: 3000 });
+    await ensemble.start();
+    const cluster = new ProcessCluster(dir, ensemble);
+    const ports = await freePorts(opts.brokers);
+    for (let id = 1; id <= opts.brokers; id++) {
+      cluster.brokers.set(
+        id,
+        new BrokerProcess({ brokerId: id, port: ports[id - 1]!, dir: join(dir, `broker-${id}`), zookeeperConnect: ensemble.connectString, props: opts.brokerProps }),
+      );
+    }
+    await Promise.all([...cluster.brokers.values()].map((b) => b.start()));
+    cluster.#zk = await ZkClient.connect({ connectString: ensemble.connectString, sessionTimeoutMs: 10_000, operationTimeoutMs: 30_000, logger: silentLogger() });
+    cluster.kafkaZk = new KafkaZkClient(cluster.#zk);
+    return cluster;
+  }
+
+  broker(id: number): BrokerProcess {
+    return this.brokers.get(id)!;
+  }
+
+  bootstrap(): string {
+    return [...this.brokers.values()].map((b) => b.bootstrap).join(',');
+  }
+
+  async partitionState(topic: string, partition: number) {
+    return (await this.kafkaZk.getPartitionState(topic, partition))?.state ?? null;
+  }
+
+  async controllerId(): Promise<number | null> {
+    return this.kafkaZk.getControllerId();
+  }
+
+  async stop(): Promise<void> {
+    await this.#zk?.close().catch(() => {});
+    for (const b of this.brokers.values()) {
+      b.resume();
+      await b.kill().catch(() => {});
+    }
+    for (const n of this.ensemble.nodes) if (n.isRunning()) n.resume();
+    await this.ensemble.kill().catch(() => {});
+    if (!process.env.KEEP_TEST_DIRS) rmSync(this.dir, { recursive: true, force: true });
+  }
+}
