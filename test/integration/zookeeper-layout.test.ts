@@ -59,7 +59,7 @@ describe("ZooKeeper layout is Kafka's", () => {
     const assignment = await json(client, '/brokers/topics/layout');
     expect(assignment.version).toBe(2);
     expect(Object.keys(assignment.partitions).sort()).toEqual(['0', '1', '2', '3']);
-    for (const replicas of Object.values(assignment.partitions) as number[][]) expect(replicas.sort()).toEqual([1, 2]);
+    for (const replicas of Object.values(assignment.partitions) as number[][]) expect([...replicas].sort()).toEqual([1, 2]);
     expect(assignment.adding_replicas).toEqual({});
     expect(assignment.removing_replicas).toEqual({});
     const state = await json(client, '/brokers/topics/layout/partitions/0/state');

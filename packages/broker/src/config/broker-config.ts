@@ -77,6 +77,17 @@ export function knownConfigNames(): string[] {
   return KEYS.map((k) => k.name);
 }
 
+/** Every broker setting with its type, default and meaning (docs/configuration.md is generated from this). */
+export function brokerConfigDocs(): { name: string; type: string; default: string; doc: string; compat: boolean }[] {
+  return KEYS.map((k) => ({
+    name: k.name,
+    type: k.type,
+    default: k.default === undefined ? '(required)' : k.default === null ? '' : Array.isArray(k.default) ? k.default.join(',') : String(k.default),
+    doc: k.doc,
+    compat: k.compat === true,
+  }));
+}
+
 export interface Endpoint {
   listenerName: string;
   host: string;

@@ -39,6 +39,10 @@ export function topicConfigNames(): string[] {
   return TOPIC_KEYS.map((k) => k.name);
 }
 
+export function topicConfigDocs(): { name: string; type: string; doc: string; supported: boolean }[] {
+  return TOPIC_KEYS.map((k) => ({ name: k.name, type: k.type, doc: k.doc, supported: k.supported }));
+}
+
 /** Validates topic overrides (CreateTopics configs); throws ConfigError (INVALID_CONFIG) on the first problem. */
 export function validateTopicConfig(overrides: Record<string, string>): void {
   for (const [name, raw] of Object.entries(overrides)) {
