@@ -2,6 +2,7 @@ import { ErrorCode } from '@gregor/common';
 import { flattenPartitionStates, type LeaderAndIsrRequest, type LeaderAndIsrResponse } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { ApiHandler } from '../kafka-apis.js';
+import { toPartitionState } from './partition-state.js';
 
 /** LeaderAndIsr (from the controller): become leader or follower of the listed partitions. */
 export function leaderAndIsrHandler(s: BrokerServices): ApiHandler<LeaderAndIsrRequest, LeaderAndIsrResponse> {
@@ -12,35 +13,15 @@ export function leaderAndIsrHandler(s: BrokerServices): ApiHandler<LeaderAndIsrR
     const result = s.replicaManager.becomeLeaderOrFollower(
       req.controllerId,
       req.controllerEpoch,
-      states.map((p) => ({
-        topic: p.topicName,
-        partition: p.partitionIndex,
-        controllerEpoch: p.controllerEpoch,
-        leader: p.leader,
-        leaderEpoch: p.leaderEpoch,
-        isr: p.isr,
-        zkVersion: p.zkVersion,
-        replicas: p.replicas,
-        isNew: p.isNew ?? false,
-      })),
+      states.map((p) => ({ ...toPartitionState(p), isNew: p.isNew ?? false })),
       req.liveLeaders.map((l) => ({ brokerId: l.brokerId, host: l.hostName, port: l.port })),
     );
-    if (result.errorCode === ErrorCode.NONE) {
-      // The broker's own view follows the leadership it was just given.
-      for (const p of states) {
-        const existing = s.metadataCache.partition(p.topicName, p.partitionIndex);
-        s.metadataCache.updatePartitionLeadership({
-          topic: p.topicName,
-          partition: p.partitionIndex,
-          controllerEpoch: p.controllerEpoch,
-          leader: p.leader,
-          leaderEpoch: p.leaderEpoch,
-          isr: p.isr,
-          zkVersion: p.zkVersion,
-          replicas: p.replicas,
-          offlineReplicas: existing?.offlineReplicas ?? [],
-        });
-      }
+    // The broker's own view follows the leadership it was just given (not what it refused as stale).
+    const accepted = new Set(result.partitionErrors.filter((e) => e.errorCode === ErrorCode.NONE).map((e) => `${e.topic}-${e.partition}`));
+    for (const p of states) {
+      if (!accepted.has(`${p.topicName}-${p.partitionIndex}`)) continue;
+      const existing = s.metadataCache.partition(p.topicName, p.partitionIndex);
+      s.metadataCache.updatePartitionLeadership(toPartitionState(p, existing?.offlineReplicas ?? []));
     }
     return {
       errorCode: result.errorCode,

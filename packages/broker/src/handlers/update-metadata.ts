@@ -2,6 +2,7 @@ import { ErrorCode } from '@gregor/common';
 import { flattenPartitionStates, type UpdateMetadataRequest, type UpdateMetadataResponse } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { ApiHandler } from '../kafka-apis.js';
+import { toPartitionState } from './partition-state.js';
 
 /** UpdateMetadata (from the controller): the live brokers and partition states this broker answers Metadata with. */
 export function updateMetadataHandler(s: BrokerServices): ApiHandler<UpdateMetadataRequest, UpdateMetadataResponse> {
@@ -19,17 +20,7 @@ export function updateMetadataHandler(s: BrokerServices): ApiHandler<UpdateMetad
           ? b.endpoints.map((e) => ({ listenerName: e.listener ?? 'PLAINTEXT', host: e.host, port: e.port }))
           : [{ listenerName: 'PLAINTEXT', host: b.v0Host ?? '', port: b.v0Port ?? -1 }],
       })),
-      states.map((p) => ({
-        topic: p.topicName,
-        partition: p.partitionIndex,
-        controllerEpoch: p.controllerEpoch,
-        leader: p.leader,
-        leaderEpoch: p.leaderEpoch,
-        isr: p.isr,
-        zkVersion: p.zkVersion,
-        replicas: p.replicas,
-        offlineReplicas: p.offlineReplicas ?? [],
-      })),
+      states.map((p) => toPartitionState(p)),
     );
     for (const key of deleted) {
       const topic = key.slice(0, key.lastIndexOf('-'));
