@@ -19,6 +19,7 @@ const PARTITIONS = Number(process.env.PARTITIONS ?? 1);
 const PROFILE = process.env.PROFILE === '1';
 const work = mkdtempSync(join(process.env.SCRATCH ?? tmpdir(), 'gregor-bench-'));
 const { ZooKeeperNode, freePort } = await import(join(root, 'packages/launcher/dist/index.js'));
+const { Admin, KafkaClient } = await import(join(root, 'packages/client/dist/index.js'));
 
 const now = () => Number(process.hrtime.bigint()) / 1e9;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -108,8 +109,13 @@ const bootstrap = `127.0.0.1:${port}`;
 
 const results = { gregorProduce: [], mockProduce: [], gregorConsume: [] };
 try {
+  const client = new KafkaClient({ brokers: bootstrap });
+  const admin = new Admin(client);
   for (let round = 0; round < ROUNDS; round++) {
     const topic = `bench-${round}`;
+    // Created before the clock starts: auto-creation on first use would be timed otherwise.
+    const [created] = await admin.createTopics([{ name: topic, numPartitions: PARTITIONS, replicationFactor: 1 }]);
+    if (created.errorCode !== 0) throw new Error(`create ${topic}: ${created.errorMessage}`);
     // kcat -> librdkafka mock broker (ceiling)
     let t = now();
     await run('kcat', [...produceArgs('dummy:9092', topic), '-X', 'test.mock.num.brokers=1']);
@@ -125,6 +131,7 @@ try {
     if (count !== N) throw new Error(`consumed ${count} records, expected ${N}`);
     results.gregorConsume.push(N / secs);
   }
+  await client.close();
 } finally {
   const status = readFileSync(`/proc/${broker.pid}/status`, 'utf8');
   results.brokerPeakRssMB = Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)[1]) / 1024);

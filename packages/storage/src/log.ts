@@ -134,9 +134,10 @@ export class PartitionLog {
 
   /**
    * Leader append of producer batches: every batch is validated before anything is written, then offsets are
-   * assigned from LEO by rewriting baseOffset and partitionLeaderEpoch (outside the CRC). The caller's buffer is not modified.
+   * assigned from LEO by rewriting baseOffset and partitionLeaderEpoch (outside the CRC). The caller's buffer is
+   * not modified unless `inPlace` is set (the broker passes its own request bytes and saves a copy per request).
    */
-  appendAsLeader(records: Buffer, leaderEpoch: number): LeaderAppendInfo {
+  appendAsLeader(records: Buffer, leaderEpoch: number, options: { inPlace?: boolean } = {}): LeaderAppendInfo {
     this.#checkOpen();
     if (records.length === 0) return { firstOffset: -1, lastOffset: -1, maxTimestamp: -1, logAppendTimeMs: -1 };
     const batches = splitBatches(records);
@@ -151,7 +152,7 @@ export class PartitionLog {
     if (records.length > this.#config.segmentBytes) {
       throw new GregorError(ErrorCode.RECORD_LIST_TOO_LARGE, `${records.length} bytes of batches exceed segment.bytes ${this.#config.segmentBytes}`);
     }
-    const out = Buffer.from(records);
+    const out = options.inPlace ? records : Buffer.from(records);
     const logAppendTimeMs = this.#config.messageTimestampType === 'LogAppendTime' ? this.#time() : -1;
     const firstOffset = this.#logEndOffset;
     let next = firstOffset;
