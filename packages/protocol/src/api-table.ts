@@ -12,6 +12,16 @@ import { StopReplica } from './apis/stop-replica/index.js';
 import { UpdateMetadata } from './apis/update-metadata/index.js';
 import { ControlledShutdown } from './apis/controlled-shutdown/index.js';
 import { OffsetsForLeaderEpoch } from './apis/offsets-for-leader-epoch/index.js';
+import { OffsetCommit } from './apis/offset-commit/index.js';
+import { OffsetFetch } from './apis/offset-fetch/index.js';
+import { FindCoordinator } from './apis/find-coordinator/index.js';
+import { JoinGroup } from './apis/join-group/index.js';
+import { Heartbeat } from './apis/heartbeat/index.js';
+import { LeaveGroup } from './apis/leave-group/index.js';
+import { SyncGroup } from './apis/sync-group/index.js';
+import { DescribeGroups } from './apis/describe-groups/index.js';
+import { ListGroups } from './apis/list-groups/index.js';
+import { DeleteGroups } from './apis/delete-groups/index.js';
 
 export type AnyApiDefinition = ApiDefinition<any, any>;
 
@@ -26,11 +36,21 @@ const API_TABLE: ReadonlyMap<number, AnyApiDefinition> = new Map<number, AnyApiD
     StopReplica,
     UpdateMetadata,
     ControlledShutdown,
+    OffsetCommit,
+    OffsetFetch,
+    FindCoordinator,
+    JoinGroup,
+    Heartbeat,
+    LeaveGroup,
+    SyncGroup,
+    DescribeGroups,
+    ListGroups,
     ApiVersions,
     CreateTopics,
     DeleteTopics,
     OffsetsForLeaderEpoch,
     CreatePartitions,
+    DeleteGroups,
   ].map((api) => [api.apiKey, api]),
 );
 
@@ -44,11 +64,21 @@ export const ApiKey = {
   StopReplica: 5,
   UpdateMetadata: 6,
   ControlledShutdown: 7,
+  OffsetCommit: 8,
+  OffsetFetch: 9,
+  FindCoordinator: 10,
+  JoinGroup: 11,
+  Heartbeat: 12,
+  LeaveGroup: 13,
+  SyncGroup: 14,
+  DescribeGroups: 15,
+  ListGroups: 16,
   ApiVersions: 18,
   CreateTopics: 19,
   DeleteTopics: 20,
   OffsetsForLeaderEpoch: 23,
   CreatePartitions: 37,
+  DeleteGroups: 42,
 } as const;
 
 export function getApi(apiKey: number): AnyApiDefinition | undefined {
