@@ -36,6 +36,8 @@ export class ControllerContext {
   /** "topic-partition" -> leader and ISR as last written to ZooKeeper */
   readonly leadership = new Map<string, LeaderAndIsr & TopicPartition>();
   readonly topicsToBeDeleted = new Set<string>();
+  /** Reassignments in progress: "topic-partition" -> original and target replicas. */
+  readonly reassignments = new Map<string, TopicPartition & { original: number[]; target: number[] }>();
   /** Brokers that still have to confirm StopReplica(delete) of a topic being deleted. */
   readonly deletionPendingReplicas = new Map<string, Set<string>>();
 
@@ -46,6 +48,7 @@ export class ControllerContext {
     this.leadership.clear();
     this.topicsToBeDeleted.clear();
     this.deletionPendingReplicas.clear();
+    this.reassignments.clear();
   }
 
   liveBrokerIds(): Set<number> {

@@ -14,6 +14,8 @@ export type ControllerEvent =
   | { type: 'IsrChangeNotification' }
   | { type: 'ControlledShutdown'; brokerId: number; respond: (result: { errorCode: number; remaining: TopicPartition[] }) => void }
   | { type: 'PreferredReplicaElection'; partitions: TopicPartition[] | null; respond?: (result: { elected: TopicPartition[]; failed: TopicPartition[] }) => void }
-  | { type: 'AutoPreferredReplicaLeaderElection' };
+  | { type: 'AutoPreferredReplicaLeaderElection' }
+  | { type: 'PreferredReplicaElectionZnode' }
+  | { type: 'PartitionReassignment' };
 
 export type ControllerEventType = ControllerEvent['type'];

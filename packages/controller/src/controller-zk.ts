@@ -44,6 +44,15 @@ export interface ControllerZk {
   removeTopicDeletionMarker(topic: string, controllerEpochZkVersion: number): Promise<void>;
   /** Removes /brokers/topics/T (with its partition states), /config/topics/T and /admin/delete_topics/T. */
   deleteTopicZnodes(topic: string, controllerEpochZkVersion: number): Promise<void>;
+  /** /admin/preferred_replica_election: partitions to move back to their preferred leader, or null. */
+  getPreferredReplicaElection(watch?: () => void): Promise<{ topic: string; partition: number }[] | null>;
+  deletePreferredReplicaElection(): Promise<void>;
+  /** /admin/reassign_partitions: target replicas per partition, or null. */
+  getPartitionReassignment(watch?: () => void): Promise<{ topic: string; partition: number; replicas: number[] }[] | null>;
+  /** Rewrites /admin/reassign_partitions with what is still pending (deletes it when nothing is). */
+  setPartitionReassignment(pending: { topic: string; partition: number; replicas: number[] }[]): Promise<void>;
+  /** Replaces a topic's replica assignment, fenced on the controller epoch. */
+  writeTopicAssignment(topic: string, assignment: Map<number, number[]>, controllerEpochZkVersion: number): Promise<void>;
   getIsrChangeNotifications(watch?: () => void): Promise<{ name: string; partitions: { topic: string; partition: number }[] }[]>;
   deleteIsrChangeNotifications(names: string[], controllerEpochZkVersion: number): Promise<void>;
 }

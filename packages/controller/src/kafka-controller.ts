@@ -5,6 +5,7 @@ import { ControllerContext, tpKey, type ControllerBrokerInfo, type TopicPartitio
 import { ControllerEventManager } from './controller-event-manager.js';
 import type { ControllerEvent } from './controller-events.js';
 import { ControllerRequestBatch } from './controller-request-batch.js';
+import { PartitionReassignment } from './partition-reassignment.js';
 import { isBadVersion, isNodeExists, type ControllerZk, type PartitionStateData } from './controller-zk.js';
 import {
   controlledShutdownLeaderElection,
@@ -42,6 +43,7 @@ export class KafkaController {
   #active = false;
   #stopped = false;
   #rebalanceTimer: NodeJS.Timeout | undefined;
+  readonly #reassignment: PartitionReassignment;
   /** Called when this broker becomes or stops being the controller (metrics, logs). */
   onActiveChange: (active: boolean) => void = () => {};
 
@@ -50,6 +52,17 @@ export class KafkaController {
     this.#zk = zk;
     this.#log = logger.child({ component: 'controller' });
     this.#events = new ControllerEventManager((e) => this.#process(e), this.#log);
+    this.#reassignment = new PartitionReassignment({
+      ctx: this.ctx,
+      zk,
+      log: this.#log,
+      writeState: (tp, state, v) => this.#writeState(tp, state, v),
+    });
+  }
+
+  /** Reassignments in progress (for the admin API). */
+  reassignmentsInProgress(): { topic: string; partition: number; original: number[]; target: number[] }[] {
+    return [...this.ctx.reassignments.values()].map((r) => ({ ...r }));
   }
 
   get isActive(): boolean {
@@ -164,6 +177,10 @@ export class KafkaController {
       }
       case 'AutoPreferredReplicaLeaderElection':
         return this.#checkAndTriggerAutoLeaderRebalance();
+      case 'PreferredReplicaElectionZnode':
+        return this.#onPreferredReplicaElectionZnode();
+      case 'PartitionReassignment':
+        return this.#onPartitionReassignmentZnode();
     }
   }
 
@@ -239,6 +256,8 @@ export class KafkaController {
     batch.send();
     this.onActiveChange(true);
     await this.#onTopicDeletion();
+    await this.#onPartitionReassignmentZnode();
+    await this.#onPreferredReplicaElectionZnode();
     if (this.#cfg.autoLeaderRebalanceEnable) {
       this.#rebalanceTimer = setInterval(
         this.#enqueue({ type: 'AutoPreferredReplicaLeaderElection' }),
@@ -448,8 +467,12 @@ export class KafkaController {
     const batch = this.#newBatch();
     for (const tp of this.ctx.partitionsOnBroker(brokerId)) {
       const replicas = this.ctx.replicasOf(tp.topic, tp.partition);
+      if (replicas.length <= 1) continue;
+      // The ISR may have grown since the last notification: elect from what ZooKeeper says now.
+      const fresh = await this.#zk.getPartitionState(tp.topic, tp.partition);
+      if (fresh) this.ctx.leadership.set(tpKey(tp.topic, tp.partition), { ...tp, ...fresh.state, zkVersion: fresh.zkVersion });
       const l = this.ctx.leadership.get(tpKey(tp.topic, tp.partition));
-      if (!l || replicas.length <= 1) continue;
+      if (!l) continue;
       if (l.leader === brokerId) {
         await this.#electAndWrite(tp, (isr) => controlledShutdownLeaderElection(replicas, isr, live, this.ctx.shuttingDownBrokerIds), batch);
       } else if (l.isr.includes(brokerId)) {
@@ -574,6 +597,26 @@ export class KafkaController {
     batch.addUpdateMetadata([...this.ctx.liveBrokers.keys()], [...tps.values()].filter((tp) => this.ctx.assignments.has(tp.topic)));
     batch.send();
     await this.#zk.deleteIsrChangeNotifications(notes.map((n) => n.name), this.ctx.epochZkVersion);
+    // New replicas joining the ISR may complete a reassignment.
+    const reassigning = this.#newBatch();
+    await this.#reassignment.checkAll(reassigning);
+    reassigning.send();
+  }
+
+  async #onPreferredReplicaElectionZnode(): Promise<void> {
+    const partitions = await this.#zk.getPreferredReplicaElection(this.#enqueue({ type: 'PreferredReplicaElectionZnode' }));
+    if (!partitions) return;
+    const result = await this.#onPreferredReplicaElection(partitions);
+    this.#log.info({ elected: result.elected.length, failed: result.failed.length }, 'preferred replica election requested through ZooKeeper');
+    await this.#zk.deletePreferredReplicaElection();
+  }
+
+  async #onPartitionReassignmentZnode(): Promise<void> {
+    const requests = await this.#zk.getPartitionReassignment(this.#enqueue({ type: 'PartitionReassignment' }));
+    if (!requests) return;
+    const batch = this.#newBatch();
+    await this.#reassignment.onZnodeChange(requests, batch);
+    batch.send();
   }
 
   // ---- preferred replica election -------------------------------------------------------
@@ -594,6 +637,9 @@ export class KafkaController {
         elected.push(tp);
         continue;
       }
+      // Leaders change ISRs on their own; the controller hears of it only after a notification delay.
+      const fresh = await this.#zk.getPartitionState(tp.topic, tp.partition);
+      if (fresh) this.ctx.leadership.set(tpKey(tp.topic, tp.partition), { ...tp, ...fresh.state, zkVersion: fresh.zkVersion });
       const ok = await this.#electAndWrite(tp, (isr) => preferredReplicaLeaderElection(replicas, isr, live), batch);
       (ok ? elected : failed).push(tp);
     }

@@ -1,4 +1,12 @@
-import { ZkError, ZkErrorCode, deleteTopicsPath, type KafkaZkClient } from '@gregor/zookeeper';
+import {
+  ZkError,
+  ZkErrorCode,
+  deleteTopicsPath,
+  encodeReassignment,
+  preferredReplicaElectionPath,
+  reassignPartitionsPath,
+  type KafkaZkClient,
+} from '@gregor/zookeeper';
 import type { ControllerBrokerInfo } from './controller-context.js';
 import type { ControllerZk, ElectionOutcome, PartitionStateData } from './controller-zk.js';
 
@@ -85,6 +93,29 @@ export class KafkaZkControllerStore implements ControllerZk {
 
   async deleteTopicZnodes(topic: string): Promise<void> {
     await this.#zk.deleteTopicZnodes(topic);
+  }
+
+  getPreferredReplicaElection(watch?: () => void) {
+    return this.#zk.getPreferredReplicaElection(watch ? () => watch() : undefined);
+  }
+
+  async deletePreferredReplicaElection(): Promise<void> {
+    await this.#zk.zk.deleteRecursive(preferredReplicaElectionPath);
+  }
+
+  getPartitionReassignment(watch?: () => void) {
+    return this.#zk.getPartitionReassignment(watch ? () => watch() : undefined);
+  }
+
+  async setPartitionReassignment(pending: { topic: string; partition: number; replicas: number[] }[]): Promise<void> {
+    if (pending.length === 0) await this.#zk.zk.deleteRecursive(reassignPartitionsPath);
+    else await this.#zk.zk.setData(reassignPartitionsPath, encodeReassignment(pending));
+  }
+
+  async writeTopicAssignment(topic: string, assignment: Map<number, number[]>, controllerEpochZkVersion: number): Promise<void> {
+    const current = await this.#zk.getTopicAssignment(topic);
+    if (!current) throw new Error(`topic ${topic} has no assignment znode`);
+    await this.#zk.setTopicAssignment(topic, assignment, current.zkVersion, controllerEpochZkVersion);
   }
 
   async getIsrChangeNotifications(watch?: () => void) {

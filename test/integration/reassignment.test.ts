@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '@gregor/common';
+import { encodePreferredReplicaElection, encodeReassignment, KafkaZkClient, ZkClient } from '@gregor/zookeeper';
+import { kcat } from '../support/kcat.js';
+import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
+
+/** Partition reassignment and preferred-replica election driven through Kafka's /admin znodes. */
+describe('reassignment and preferred election through /admin znodes', () => {
+  let zk: TestZooKeeper;
+  let client: ZkClient;
+  let kzk: KafkaZkClient;
+  const brokers: TestBroker[] = [];
+  const props = { 'replica.lag.time.max.ms': '3000', 'replica.fetch.wait.max.ms': '100', 'auto.leader.rebalance.enable': 'false' };
+  beforeAll(async () => {
+    zk = await startZooKeeper();
+    for (const id of [1, 2, 3]) brokers.push(await startBroker(zk, id, props));
+    client = await ZkClient.connect({ connectString: zk.connectString, sessionTimeoutMs: 6000, logger: silentLogger() });
+    kzk = new KafkaZkClient(client);
+    await waitFor(() => brokers.every((b) => b.server.metadataCache.aliveBrokers().length === 3), 15_000, 'brokers known');
+  });
+  afterAll(async () => {
+    await client?.close();
+    for (const b of brokers) await b.stop().catch(() => {});
+    await zk?.stop();
+    for (const b of brokers) removeDir(b.logDir);
+  });
+  const byId = (id: number) => brokers.find((b) => b.server.brokerId === id)!;
+  const bootstrap = () => brokers.map((b) => b.bootstrap).join(',');
+
+  it('moves a partition from broker 1 to brokers 2 and 3 with its data, then removes the old replica', async () => {
+    await byId(1).server.adminManager.createTopics(
+      [{ name: 'moving', numPartitions: -1, replicationFactor: -1, assignments: new Map([[0, [1]], [1, [1]]]), configs: {} }],
+      10_000,
+      false,
+    );
+    const lines = Array.from({ length: 500 }, (_, i) => `m${i}`);
+    expect((await kcat(['-b', bootstrap(), '-P', '-t', 'moving', '-p', '0'], lines.join('\n') + '\n')).code).toBe(0);
+    await client.create('/admin/reassign_partitions', encodeReassignment([{ topic: 'moving', partition: 0, replicas: [2, 3] }]));
+    await waitFor(async () => (await client.exists('/admin/reassign_partitions')) === null, 30_000, 'reassignment finished');
+    const assignment = (await kzk.getTopicAssignment('moving'))!.assignment.partitions;
+    expect(assignment.get(0)).toEqual([2, 3]);
+    expect(assignment.get(1)).toEqual([1]);
+    const state = (await kzk.getPartitionState('moving', 0))!.state;
+    expect([2, 3]).toContain(state.leader);
+    expect([...state.isr].sort()).toEqual([2, 3]);
+    await waitFor(() => !byId(1).server.logManager.getLog('moving', 0), 10_000, 'old replica deleted');
+    for (const id of [2, 3]) expect(byId(id).server.replicaManager.getPartition('moving', 0)!.log!.logEndOffset).toBe(500);
+    const c = await kcat(['-b', bootstrap(), '-C', '-t', 'moving', '-p', '0', '-e', '-q']);
+    expect(c.stdout.toString()).toBe(lines.join('\n') + '\n');
+  });
+
+  it('an invalid reassignment (unknown broker) is dropped and the znode cleared', async () => {
+    await client.create('/admin/reassign_partitions', encodeReassignment([{ topic: 'moving', partition: 1, replicas: [1, 99] }]));
+    await waitFor(async () => (await client.exists('/admin/reassign_partitions')) === null, 15_000, 'znode cleared');
+    expect((await kzk.getTopicAssignment('moving'))!.assignment.partitions.get(1)).toEqual([1]);
+  });
+
+  it('preferred replica election through /admin/preferred_replica_election moves leadership back', async () => {
+    await byId(1).server.adminManager.createTopics(
+      [{ name: 'preferred', numPartitions: -1, replicationFactor: -1, assignments: new Map([[0, [1, 2, 3]]]), configs: {} }],
+      10_000,
+      false,
+    );
+    await waitFor(async () => (await kzk.getPartitionState('preferred', 0))?.state.isr.length === 3, 15_000, 'ISR full');
+    // Move leadership away from the preferred replica with a controlled shutdown of broker 1, then bring it back.
+    const one = byId(1);
+    await one.stop();
+    brokers.splice(brokers.indexOf(one), 1);
+    await waitFor(async () => (await kzk.getPartitionState('preferred', 0))!.state.leader !== 1, 15_000, 'leader moved');
+    brokers.push(await startBroker(zk, 1, { ...props, port: String(one.port) }, one.logDir));
+    await waitFor(async () => (await kzk.getPartitionState('preferred', 0))!.state.isr.includes(1), 20_000, 'broker 1 back in the ISR');
+    await client.create('/admin/preferred_replica_election', encodePreferredReplicaElection([{ topic: 'preferred', partition: 0 }]));
+    await waitFor(async () => (await kzk.getPartitionState('preferred', 0))!.state.leader === 1, 15_000, 'preferred leader');
+    await waitFor(async () => (await client.exists('/admin/preferred_replica_election')) === null, 10_000, 'znode deleted');
+  });
+});
