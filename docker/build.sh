@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds the gregor images: gregor/broker and gregor/zookeeper (tag $GREGOR_TAG, default latest).
+#   bash docker/build.sh            FROM the offline base gregor/base:bookworm (scripts/docker-setup.sh makes it)
+#   bash docker/build.sh --public   FROM node:20-bookworm-slim and debian:bookworm-slim (needs a registry)
+# It runs the TypeScript build, stages the app outside the repo and builds with the legacy builder.
+set -euo pipefail
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TAG=${GREGOR_TAG:-latest}
+BROKER_BASE=gregor/base:bookworm
+ZK_BASE=gregor/base:bookworm
+if [ "${1:-}" = --public ]; then BROKER_BASE=node:20-bookworm-slim; ZK_BASE=debian:bookworm-slim; fi
+STAGE=$(mktemp -d -t gregor-image-XXXXXX)
+trap 'rm -rf "$STAGE"' EXIT
+(cd "$REPO" && npx tsc -b)
+node "$REPO/docker/stage-app.mjs" "$STAGE/app"
+cp "$REPO/docker/broker/Dockerfile" "$STAGE/Dockerfile"
+docker build -q --build-arg "BASE_IMAGE=$BROKER_BASE" -t "gregor/broker:$TAG" "$STAGE"
+docker build -q --build-arg "BASE_IMAGE=$ZK_BASE" -t "gregor/zookeeper:$TAG" "$REPO/docker/zookeeper"
+docker image ls --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -E "^gregor/(broker|zookeeper):$TAG "
