@@ -27,6 +27,8 @@ export interface ControllerZk {
   getBrokerIds(watch?: () => void): Promise<number[]>;
   getBroker(id: number): Promise<ControllerBrokerInfo | null>;
   getTopics(watch?: () => void): Promise<string[]>;
+  /** Overrides in /config/topics/<t> ({} when none). */
+  getTopicConfig(topic: string): Promise<Record<string, string>>;
   getTopicAssignment(topic: string, watch?: () => void): Promise<Map<number, number[]> | null>;
   getPartitionState(topic: string, partition: number): Promise<{ state: PartitionStateData; zkVersion: number } | null>;
   /** Creates the state znode; throws an error with `nodeExists: true` when it exists. Returns the zkVersion (0). */

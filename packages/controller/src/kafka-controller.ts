@@ -307,7 +307,8 @@ export class KafkaController {
         }
         await this.#createState(tp, r, batch);
       } else if (!live.has(current.leader)) {
-        await this.#electAndWrite(tp, (isr) => offlinePartitionLeaderElection(replicas, isr, live, this.#cfg.uncleanLeaderElectionEnable), batch);
+        const unclean = await this.#uncleanAllowed(tp.topic);
+        await this.#electAndWrite(tp, (isr) => offlinePartitionLeaderElection(replicas, isr, live, unclean), batch);
       }
     }
   }
@@ -365,6 +366,12 @@ export class KafkaController {
     return false;
   }
 
+  /** unclean.leader.election.enable: the topic's override in /config/topics/<t>, else the broker's setting. */
+  async #uncleanAllowed(topic: string): Promise<boolean> {
+    const override = (await this.#zk.getTopicConfig(topic))['unclean.leader.election.enable'];
+    return override !== undefined ? override === 'true' : this.#cfg.uncleanLeaderElectionEnable;
+  }
+
   /** Conditional write of a state znode; on BADVERSION refreshes the context and returns false. */
   async #writeState(tp: TopicPartition, state: PartitionStateData, expectedZkVersion: number): Promise<boolean> {
     const key = tpKey(tp.topic, tp.partition);
@@ -416,7 +423,8 @@ export class KafkaController {
       if (!l || this.ctx.topicsToBeDeleted.has(tp.topic)) continue;
       const replicas = this.ctx.replicasOf(tp.topic, tp.partition);
       if (dead.has(l.leader)) {
-        await this.#electAndWrite(tp, (isr) => offlinePartitionLeaderElection(replicas, isr, live, this.#cfg.uncleanLeaderElectionEnable), batch);
+        const unclean = await this.#uncleanAllowed(tp.topic);
+        await this.#electAndWrite(tp, (isr) => offlinePartitionLeaderElection(replicas, isr, live, unclean), batch);
       } else if (l.isr.some((b) => dead.has(b)) && l.leader >= 0) {
         // A dead follower leaves the ISR at once (Kafka's OfflineReplica transition).
         await this.#removeReplicasFromIsr(tp, dead, batch);

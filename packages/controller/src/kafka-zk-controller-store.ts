@@ -54,6 +54,10 @@ export class KafkaZkControllerStore implements ControllerZk {
     return this.#zk.getAllTopics(watch ? () => watch() : undefined);
   }
 
+  getTopicConfig(topic: string): Promise<Record<string, string>> {
+    return this.#zk.getTopicConfig(topic);
+  }
+
   async getTopicAssignment(topic: string, watch?: () => void): Promise<Map<number, number[]> | null> {
     const a = await this.#zk.getTopicAssignment(topic, watch ? () => watch() : undefined);
     return a ? new Map(a.assignment.partitions) : null;
