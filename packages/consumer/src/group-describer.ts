@@ -1,0 +1,84 @@
+import { listOffsets, LATEST_TIMESTAMP, type KafkaClient } from '@gregor/client';
+import { consumerGroupPath, consumersPath, isZkError, ZkErrorCode, type ConsumerRegistration, type KafkaZkClient } from '@gregor/zookeeper';
+
+export interface GroupMember {
+  consumerId: string;
+  pattern: ConsumerRegistration['pattern'];
+  subscription: Record<string, number>;
+  timestamp: number;
+}
+
+export interface GroupPartition {
+  topic: string;
+  partition: number;
+  /** `<consumerId>-<stream>` or null when nobody owns it. */
+  owner: string | null;
+  /** The committed next offset, or null when none. */
+  committedOffset: number | null;
+  /** The leader's log end offset, or null when it could not be read. */
+  logEndOffset: number | null;
+  /** logEndOffset - committedOffset when both are known. */
+  lag: number | null;
+}
+
+export interface GroupDescription {
+  group: string;
+  members: GroupMember[];
+  partitions: GroupPartition[];
+}
+
+async function children(zk: KafkaZkClient, path: string): Promise<string[]> {
+  try {
+    return (await zk.zk.getChildren(path)).sort();
+  } catch (error) {
+    if (isZkError(error, ZkErrorCode.NO_NODE)) return [];
+    throw error;
+  }
+}
+
+/** Every group with a node under /consumers (old consumers' groups). */
+export function listGroups(zk: KafkaZkClient): Promise<string[]> {
+  return children(zk, consumersPath);
+}
+
+/**
+ * A group as ZooKeeper and the brokers show it (kafka-consumer-groups --zookeeper --describe): members
+ * with their subscriptions, and for every partition of every topic the group consumes or has offsets
+ * for: owner, committed offset, log end offset and lag. Returns null for an unknown group.
+ */
+export async function describeGroup(zk: KafkaZkClient, group: string, client?: KafkaClient): Promise<GroupDescription | null> {
+  const base = consumerGroupPath(group);
+  if (!(await zk.zk.exists(base))) return null;
+  const ids = await children(zk, `${base}/ids`);
+  const registrations = await Promise.all(ids.map((id) => zk.getConsumerRegistration(group, id)));
+  const members: GroupMember[] = ids.flatMap((id, i) => {
+    const r = registrations[i];
+    return r ? [{ consumerId: id, pattern: r.pattern, subscription: r.subscription, timestamp: r.timestamp }] : [];
+  });
+  const topics = new Set([...(await children(zk, `${base}/offsets`)), ...(await children(zk, `${base}/owners`))]);
+  for (const m of members) if (m.pattern === 'static') for (const t of Object.keys(m.subscription)) topics.add(t);
+
+  const partitions: GroupPartition[] = [];
+  for (const topic of [...topics].sort()) {
+    const assignment = await zk.getTopicAssignment(topic);
+    const ids = new Set<number>(assignment ? [...assignment.assignment.partitions.keys()] : []);
+    for (const p of await children(zk, `${base}/offsets/${topic}`)) ids.add(Number(p));
+    const sorted = [...ids].filter(Number.isInteger).sort((a, b) => a - b);
+    const ends = new Map<number, number>();
+    if (client && assignment && sorted.length > 0) {
+      try {
+        const found = await listOffsets(client, topic, sorted.map((partition) => ({ partition, timestamp: LATEST_TIMESTAMP })));
+        for (const [p, o] of found) ends.set(p, o.offset);
+      } catch {
+        // Brokers unreachable or partitions offline: log end offsets stay unknown.
+      }
+    }
+    for (const partition of sorted) {
+      const [owner, committed] = await Promise.all([zk.getPartitionOwner(group, topic, partition), zk.getConsumerOffset(group, topic, partition)]);
+      const committedOffset = committed === null ? null : Number(committed);
+      const logEndOffset = ends.get(partition) ?? null;
+      partitions.push({ topic, partition, owner, committedOffset, logEndOffset, lag: committedOffset !== null && logEndOffset !== null ? Math.max(0, logEndOffset - committedOffset) : null });
+    }
+  }
+  return { group, members, partitions };
+}

@@ -1,0 +1,15 @@
+export { consumerConfig, generateConsumerId, type ConsumerConfig, type ConsumerProperties, type AutoOffsetReset, type OffsetsStorage, type AssignmentStrategy } from './consumer-config.js';
+export { ZookeeperConsumerConnector, type ConnectorOptions, type OwnedPartition, type ConnectorStats } from './consumer-connector.js';
+export { KafkaStream } from './kafka-stream.js';
+export { ConsumerIterator } from './consumer-iterator.js';
+export type { MessageAndMetadata } from './message-and-metadata.js';
+export { ConsumerTimeoutError, ConsumerRebalanceFailedError, MessageSizeTooLargeError, ConsumerStateError } from './consumer-errors.js';
+export { rangeAssign, roundRobinAssign, assign, type AssignmentInput, type PartitionAssignment, type AssignmentStrategyName } from './assignors.js';
+export { threadIdString, compareThreadIds, topicFilterRegex, topicAllowed, type ConsumerThreadId, type TopicFilter, type TopicCount } from './topic-count.js';
+export { javaStringHashCode } from './java-hash.js';
+export { ZooKeeperOffsetStore, type OffsetStore, type TopicPartitionOffset } from './offset-store.js';
+export { ConsumerFetcherManager, type FetcherView } from './consumer-fetcher-manager.js';
+export { ConsumerFetcherThread } from './consumer-fetcher-thread.js';
+export { PartitionTopicInfo } from './partition-topic-info.js';
+export { ChunkQueue } from './chunk-queue.js';
+export { describeGroup, listGroups, type GroupDescription, type GroupPartition } from './group-describer.js';
