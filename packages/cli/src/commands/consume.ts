@@ -2,12 +2,19 @@ import { AbortError, Consumer, type ConsumedRecord, type KafkaClient, type Start
 import { parseArgs } from 'node:util';
 import { intOption, parsed, requireOption, unescapeSeparator } from '../args.js';
 import { cliClient } from '../client-factory.js';
+import { consumerProperties } from '../consumer-properties.js';
 import { UsageError } from '../usage-error.js';
+import { consumeWithGroup } from './consume-group.js';
 
 export const consumeUsage = `gregor consume --topic T [options]
+gregor consume --group G --zookeeper HOST:PORT[,...] (--topic T | --whitelist RE | --blacklist RE) [options]
 
 Prints the records of a topic (like kafka-console-consumer): the values one per line, or JSON
 lines. Without --max it follows new records until Ctrl-C.
+
+With --group (or --zookeeper) it is Kafka's old console consumer: a member of the consumer group
+on the ZooKeeper consumer connector, sharing the partitions with the group's other members and
+committing offsets to ZooKeeper.
 
 Options:
   --topic, -t T                  topic (required)
@@ -20,6 +27,14 @@ Options:
   --print-key                    print KEY<SEP>VALUE
   --key-separator SEP            separator for --print-key (default a tab)
   --format text|json             json: {topic, partition, offset, timestamp, key, value, headers} per line
+  --group, -g G                  consume as a member of group G (needs --zookeeper)
+  --zookeeper HOST:PORT[,...]    ZooKeeper of the cluster (group mode)
+  --streams N                    streams (consumer threads) of this member (group mode, default 1)
+  --whitelist RE, --blacklist RE topics by regex instead of --topic (group mode)
+  --consumer-property K=V        a consumer setting, Kafka's names (repeatable, group mode)
+  --consumer.config FILE         consumer settings file (group mode)
+                                 (group mode: --from-beginning = auto.offset.reset=smallest,
+                                  --timeout-ms = consumer.timeout.ms)
   --help, -h`;
 
 const OPTIONS = {
@@ -34,6 +49,12 @@ const OPTIONS = {
   'key-separator': { type: 'string' },
   format: { type: 'string' },
   group: { type: 'string', short: 'g' },
+  zookeeper: { type: 'string' },
+  streams: { type: 'string' },
+  whitelist: { type: 'string' },
+  blacklist: { type: 'string' },
+  'consumer-property': { type: 'string', multiple: true },
+  'consumer.config': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -78,7 +99,32 @@ export async function consumeCommand(argv: string[], output: NodeJS.WritableStre
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`, consumeUsage);
-  if (values.group !== undefined) throw new UsageError('consumer groups are not supported yet; read partitions directly (--partition, --offset)', consumeUsage);
+  const format0 = values.format ?? 'text';
+  if (format0 !== 'text' && format0 !== 'json') throw new UsageError(`--format must be text or json, got "${format0}"`, consumeUsage);
+  if (values.group !== undefined || values.zookeeper !== undefined) {
+    const group = requireOption(values.group, 'group', consumeUsage);
+    const zookeeper = requireOption(values.zookeeper, 'zookeeper', consumeUsage);
+    if (values.partition !== undefined || values.offset !== undefined) throw new UsageError('--partition and --offset do not apply to a group: the group assigns partitions and keeps offsets', consumeUsage);
+    const properties: Record<string, string> = { ...consumerProperties(values['consumer.config'], values['consumer-property'], consumeUsage), 'group.id': group, 'zookeeper.connect': zookeeper };
+    if (values['from-beginning']) properties['auto.offset.reset'] = 'smallest';
+    if (values['timeout-ms'] !== undefined) properties['consumer.timeout.ms'] = String(intOption(values['timeout-ms'], 'timeout-ms', consumeUsage, 0, 1));
+    const printKey = values['print-key'] ?? false;
+    const sep = values['key-separator'] === undefined ? '\t' : unescapeSeparator(values['key-separator']);
+    return consumeWithGroup({
+      properties,
+      topic: values.topic,
+      whitelist: values.whitelist,
+      blacklist: values.blacklist,
+      streams: intOption(values.streams, 'streams', consumeUsage, 1, 1, 1000),
+      max: values.max === undefined ? Number.POSITIVE_INFINITY : intOption(values.max, 'max', consumeUsage, 0, 1),
+      format: (r) => formatRecord(r, format0, printKey, sep),
+      output,
+      usage: consumeUsage,
+    });
+  }
+  for (const groupOnly of ['streams', 'whitelist', 'blacklist', 'consumer-property', 'consumer.config'] as const) {
+    if (values[groupOnly] !== undefined) throw new UsageError(`--${groupOnly} needs --group and --zookeeper`, consumeUsage);
+  }
   const topic = requireOption(values.topic, 'topic', consumeUsage);
   const partition = values.partition === undefined ? undefined : intOption(values.partition, 'partition', consumeUsage, 0, 0);
   if (values['from-beginning'] && values.offset !== undefined) throw new UsageError('--from-beginning and --offset exclude each other', consumeUsage);
