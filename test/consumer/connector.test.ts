@@ -41,9 +41,24 @@ describe('ZooKeeper consumer connector (3 ZooKeeper nodes, 3 brokers)', () => {
     produced.push(...values);
   }
 
+  /** What child-process members printed. */
+  const cliSeen: Seen = new Map();
+  const read = (v: string) => seen.has(v) || cliSeen.has(v);
+
   async function allRead(timeoutMs = 30_000): Promise<void> {
-    await waitFor(() => produced.every((v) => seen.has(v)), timeoutMs, `every produced message read (${produced.filter((v) => !seen.has(v)).length} missing)`);
+    try {
+      await waitFor(() => produced.every(read), timeoutMs, 'every produced message read');
+    } catch (error) {
+      throw new Error(`${(error as Error).message}: ${produced.filter((v) => !read(v)).length} of ${produced.length} missing`);
+    }
   }
+
+  const cliArgs = (id: string) => [
+    '--group', GROUP, '--topic', TOPIC, '--zookeeper', cluster.ensemble.connectString, '--from-beginning',
+    ...Object.entries({ ...props(id), 'group.id': undefined, 'zookeeper.connect': undefined, 'auto.offset.reset': undefined })
+      .filter(([, v]) => v !== undefined)
+      .flatMap(([k, v]) => ['--consumer-property', `${k}=${v}`]),
+  ];
 
   /** Every partition owned, by exactly the owners the live members report. */
   async function balanced(partitions: number, live: Member[], timeoutMs = 30_000): Promise<void> {
@@ -91,4 +106,69 @@ describe('ZooKeeper consumer connector (3 ZooKeeper nodes, 3 brokers)', () => {
       return total === 3000;
     }, 10_000, 'committed offsets add up to the messages produced');
   }, 90_000);
+
+  it('a 4th member joins, then is killed -9: after the session timeout every partition is owned again and nothing is skipped', async () => {
+    const c4 = new CliMember(cliArgs('c4'), cliSeen);
+    await waitFor(async () => (await owners(cluster.kafkaZk, GROUP, TOPIC, 12)).filter((o) => o?.startsWith('g1_c4-')).length === 3, 30_000, 'c4 owns 3 partitions');
+    await balanced(12 - 3, members);
+    const before = cliSeen.size;
+    await produce(2000);
+    await waitFor(() => cliSeen.size > before, 20_000, 'c4 reads');
+    c4.signal('SIGKILL');
+    const killedAt = Date.now();
+    await c4.exited;
+    await produce(2000);
+    await balanced(12, members, 30_000);
+    const reownedMs = Date.now() - killedAt;
+    console.log(`member killed -9: every partition owned again after ${reownedMs} ms (session timeout ${SESSION_MS} ms)`);
+    expect(reownedMs).toBeLessThan(SESSION_MS + 10_000);
+    await allRead();
+  }, 90_000);
+
+  it('adding partitions triggers a rebalance that picks them up', async () => {
+    const [r] = await new Admin(client).createPartitions([{ topic: TOPIC, count: 16 }]);
+    expect(r!.errorCode).toBe(0);
+    await balanced(16, members, 30_000);
+    await client.refreshMetadata([TOPIC]);
+    for (let p = 12; p < 16; p++) await produce(100, p);
+    await allRead();
+  }, 60_000);
+
+  it("a partition's leader killed: the leader finder follows it without a rebalance", async () => {
+    const owner = members[0]!;
+    const [topic, partition] = [TOPIC, Number(owner.owned()[0]!.split('-').pop())];
+    const leader = (await cluster.partitionState(topic, partition))!.leader;
+    await waitFor(() => owner.connector.fetcherManager.fetchingFrom(topic, partition) === leader, 10_000, 'fetching from the leader');
+    const rebalances = members.map((m) => m.connector.stats().rebalances);
+    await cluster.broker(leader).kill();
+    await produce(1000);
+    await waitFor(async () => {
+      const now = (await cluster.partitionState(topic, partition))!.leader;
+      return now !== leader && now >= 0 && owner.connector.fetcherManager.fetchingFrom(topic, partition) === now;
+    }, 30_000, 'fetching from the new leader');
+    await allRead(40_000);
+    expect(members.map((m) => m.connector.stats().rebalances)).toEqual(rebalances);
+    await cluster.broker(leader).start();
+  }, 90_000);
+
+  it('a member whose session expired (paused past the timeout) re-registers and resumes', async () => {
+    const c5 = new CliMember(cliArgs('c5'), cliSeen);
+    const ownedByC5 = async () => (await owners(cluster.kafkaZk, GROUP, TOPIC, 16)).filter((o) => o?.startsWith('g1_c5-')).length;
+    await waitFor(async () => (await ownedByC5()) === 4, 30_000, 'c5 owns 4 partitions');
+    const firstOwner = (await cluster.kafkaZk.zk.exists('/consumers/g1/ids/g1_c5'))!.ephemeralOwner;
+    c5.signal('SIGSTOP');
+    await balanced(16, members, SESSION_MS + 20_000); // the others take over once the session expires
+    c5.signal('SIGCONT');
+    await waitFor(async () => (await ownedByC5()) === 4, 40_000, 'c5 owns partitions again');
+    const secondOwner = (await cluster.kafkaZk.zk.exists('/consumers/g1/ids/g1_c5'))!.ephemeralOwner;
+    expect(secondOwner).not.toBe(firstOwner); // registered again, from a new session
+    const before = cliSeen.size;
+    await produce(1000);
+    await waitFor(() => cliSeen.size > before, 20_000, 'c5 reads again');
+    await allRead();
+    c5.signal('SIGTERM');
+    expect(await c5.exited).toBe(0);
+    expect(c5.stderr).toMatch(/Processed a total of \d+ messages/);
+    await balanced(16, members, 20_000);
+  }, 120_000);
 });
