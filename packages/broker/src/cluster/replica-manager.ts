@@ -13,6 +13,12 @@ export interface PartitionLeadershipRequest extends LeadershipState {
   isNew: boolean;
 }
 
+/** group coordinator: partitions this broker now leads, follows, or stopped hosting. */
+export interface LeadershipChange {
+  leaders: readonly { topic: string; partition: number }[];
+  followers: readonly { topic: string; partition: number }[];
+}
+
 export interface ProduceEntry {
   topic: string;
   partition: number;
@@ -81,6 +87,8 @@ export class ReplicaManager {
   controllerEpoch = 0;
   readonly fetcherManager: ReplicaFetcherManager;
   #isrTimer: NodeJS.Timeout | undefined;
+  /** group coordinator: told after each LeaderAndIsr / StopReplica (loads and unloads __consumer_offsets partitions). */
+  readonly leadershipListeners: ((change: LeadershipChange) => void)[] = [];
 
   constructor(opts: ReplicaManagerOptions) {
     this.#opts = opts;
@@ -200,6 +208,7 @@ export class ReplicaManager {
       }
     }
     void this.fetcherManager.shutdownIdleFetcherThreads();
+    for (const listener of this.leadershipListeners) listener({ leaders: newLeaders, followers: newFollowers }); // group coordinator
     return { errorCode: ErrorCode.NONE, partitionErrors };
   }
 
@@ -227,6 +236,7 @@ export class ReplicaManager {
       }
       return { topic, partition, errorCode: ErrorCode.NONE };
     });
+    for (const listener of this.leadershipListeners) listener({ leaders: [], followers: partitions }); // group coordinator
     return { errorCode: ErrorCode.NONE, partitionErrors };
   }
 
