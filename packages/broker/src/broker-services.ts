@@ -1,5 +1,6 @@
 import type { Logger } from '@gregor/common';
 import type { KafkaController } from '@gregor/controller';
+import type { GroupCoordinator } from '@gregor/coordinator'; // group coordinator
 import type { AdminManager } from './admin/admin-manager.js';
 import type { ReplicaManager } from './cluster/replica-manager.js';
 import type { BrokerConfig } from './config/broker-config.js';
@@ -16,5 +17,6 @@ export interface BrokerServices {
   readonly controller: KafkaController;
   readonly adminManager: AdminManager;
   readonly topicConfigs: TopicConfigCache;
+  readonly groupCoordinator: GroupCoordinator; // group coordinator
   supportedApis(): { apiKey: number; minVersion: number; maxVersion: number }[];
 }

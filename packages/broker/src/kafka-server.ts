@@ -1,6 +1,8 @@
 import { createLogger, type Logger } from '@gregor/common';
 import { KafkaController, KafkaZkControllerStore } from '@gregor/controller';
 import { LogManager } from '@gregor/storage';
+import type { GroupCoordinator } from '@gregor/coordinator'; // group coordinator
+import { startGroupCoordinator } from './coordinator/group-coordinator-setup.js'; // group coordinator
 import { KafkaZkClient, ZkSession } from '@gregor/zookeeper';
 import { AdminManager } from './admin/admin-manager.js';
 import type { BrokerServices } from './broker-services.js';
@@ -35,6 +37,7 @@ export class KafkaServer {
   replicaManager!: ReplicaManager;
   isrManager!: IsrManager;
   controller!: KafkaController;
+  groupCoordinator!: GroupCoordinator; // group coordinator
   adminManager!: AdminManager;
   apis!: KafkaApis;
   socketServer!: SocketServer;
@@ -115,6 +118,7 @@ export class KafkaServer {
       isrManager: this.isrManager,
     });
     this.replicaManager.startup();
+    this.groupCoordinator = startGroupCoordinator(cfg, this.replicaManager, this.log.child({ component: 'group-coordinator' })); // group coordinator
     this.controller = new KafkaController(
       {
         brokerId: cfg.brokerId,
@@ -194,6 +198,9 @@ export class KafkaServer {
       get topicConfigs() {
         return self.topicConfigs;
       },
+      get groupCoordinator() {
+        return self.groupCoordinator; // group coordinator
+      },
       supportedApis: () => this.apis.supportedApis(),
     };
   }
@@ -248,6 +255,7 @@ export class KafkaServer {
     this.state = 'ShuttingDown';
     clearInterval(this.#hwCheckpointTimer);
     await this.socketServer?.stop();
+    this.groupCoordinator?.shutdown(); // group coordinator
     await this.replicaManager?.shutdown();
     this.isrManager?.shutdown();
     await this.controller?.shutdown();

@@ -28,6 +28,7 @@ import { offsetsForLeaderEpochHandler } from './offsets-for-leader-epoch.js';
 import { produceHandler } from './produce.js';
 import { stopReplicaHandler } from './stop-replica.js';
 import { updateMetadataHandler } from './update-metadata.js';
+import { registerGroupHandlers } from './group-handlers.js'; // group coordinator
 
 /** The one table of APIs this broker serves; ApiVersions answers from it. */
 export function registerHandlers(apis: KafkaApis, s: BrokerServices): void {
@@ -44,4 +45,5 @@ export function registerHandlers(apis: KafkaApis, s: BrokerServices): void {
   apis.register(DeleteTopics, deleteTopicsHandler(s));
   apis.register(OffsetsForLeaderEpoch, offsetsForLeaderEpochHandler(s));
   apis.register(CreatePartitions, createPartitionsHandler(s));
+  registerGroupHandlers(apis, s); // group coordinator
 }
