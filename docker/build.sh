@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds the gregor images: gregor/broker and gregor/zookeeper (tag $GREGOR_TAG, default latest).
-#   bash docker/build.sh            FROM the offline base gregor/base:bookworm (scripts/docker-setup.sh makes it)
+#   bash docker/build.sh            FROM the offline bases gregor/base-{node,jre}:bookworm (scripts/docker-setup.sh makes it)
 #   bash docker/build.sh --public   FROM node:20-bookworm-slim and debian:bookworm-slim (needs a registry)
 # It runs the TypeScript build, stages the app outside the repo and builds with the legacy builder.
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TAG=${GREGOR_TAG:-latest}
-BROKER_BASE=gregor/base:bookworm
-ZK_BASE=gregor/base:bookworm
+BROKER_BASE=gregor/base-node:bookworm
+ZK_BASE=gregor/base-jre:bookworm
 if [ "${1:-}" = --public ]; then BROKER_BASE=node:20-bookworm-slim; ZK_BASE=debian:bookworm-slim; fi
 STAGE=$(mktemp -d -t gregor-image-XXXXXX)
 trap 'rm -rf "$STAGE"' EXIT

