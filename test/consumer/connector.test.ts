@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Admin, KafkaClient, Producer } from '@gregor/client';
 import { ProcessCluster } from '../support/process-cluster.js';
 import { waitFor } from '../support/in-process-cluster.js';
-import { CliMember, Member, owners, type Seen } from './group-members.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliMember, gregor, Member, owners, startConsumerService, type Seen } from './group-members.js';
 
 /**
  * The ZooKeeper consumer connector against a 3-node ZooKeeper ensemble and 3 broker processes: group
@@ -171,4 +173,37 @@ describe('ZooKeeper consumer connector (3 ZooKeeper nodes, 3 brokers)', () => {
     expect(c5.stderr).toMatch(/Processed a total of \d+ messages/);
     await balanced(16, members, 20_000);
   }, 120_000);
+
+  it('consumer-service reports its partitions and counts on HTTP; groups list/describe show members, owners, offsets and lag; SIGTERM is clean', async () => {
+    const file = join(cluster.dir, 'consumer-service.properties');
+    writeFileSync(file, [`group.id=g2`, `zookeeper.connect=${cluster.ensemble.connectString}`, 'auto.offset.reset=smallest', 'auto.commit.interval.ms=500', `topics=${TOPIC}:2`, 'http.port=0'].join('\n'));
+    const service = await startConsumerService(file);
+    const get = async (path: string) => (await fetch(`${service.url}${path}`)).json() as Promise<Record<string, unknown>>;
+    expect(await get('/healthz')).toMatchObject({ status: 'ok' });
+    await waitFor(async () => (await get('/v1/consumer')).consumed === produced.length, 30_000, 'the service read every message');
+    const partitions = (await get('/v1/partitions')).partitions as { partition: number; consumedOffset: number; lag: number; owner: string }[];
+    expect(partitions.map((p) => p.partition).sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, i) => i));
+    expect(new Set(partitions.map((p) => p.owner)).size).toBe(2); // two streams
+    await waitFor(async () => ((await get('/v1/partitions')).partitions as { lag: number }[]).every((p) => p.lag === 0), 10_000, 'no lag');
+
+    const zkArgs = ['--zookeeper', cluster.ensemble.connectString];
+    const list = await gregor(['groups', 'list', ...zkArgs]);
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n')).toEqual(expect.arrayContaining(['g1', 'g2']));
+    await waitFor(async () => {
+      const d = await gregor(['groups', 'describe', 'g2', '--format', 'json', ...zkArgs]);
+      const g = JSON.parse(d.stdout) as { members: unknown[]; partitions: { committedOffset: number; logEndOffset: number; lag: number; owner: string }[] };
+      return g.members.length === 1 && g.partitions.length === 16 && g.partitions.every((p) => p.lag === 0 && p.owner !== null && p.committedOffset === p.logEndOffset);
+    }, 15_000, 'groups describe g2: committed = log end on every partition');
+    const text = await gregor(['groups', 'describe', 'g1', ...zkArgs]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/Members: 3/);
+    expect(text.stdout).toMatch(/TOPIC\s+PARTITION\s+CURRENT-OFFSET\s+LOG-END-OFFSET\s+LAG\s+OWNER/);
+    expect(text.stdout.split('\n').filter((l) => l.startsWith(`${TOPIC} `))).toHaveLength(16);
+    expect((await gregor(['groups', 'describe', 'nope', ...zkArgs])).code).toBe(1);
+
+    service.proc.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+    expect(await owners(cluster.kafkaZk, 'g2', TOPIC, 16)).toEqual(Array(16).fill(null));
+  }, 90_000);
 });

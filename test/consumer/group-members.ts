@@ -1,6 +1,6 @@
 // Test support for the consumer connector tests: in-process members that record what they read, and
 // `gregor consume --group` members as child processes that can be SIGKILLed and SIGSTOPped.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createLogger, silentLogger, type Logger } from '@gregor/common';
@@ -74,4 +74,29 @@ export async function owners(zk: KafkaZkClient, group: string, topic: string, pa
 
 function testLogger(): Logger {
   return process.env.TEST_LOG ? createLogger('consumer', { level: process.env.TEST_LOG }) : silentLogger();
+}
+
+/** Runs one `gregor` command to its end. */
+export function gregor(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn' }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** `gregor consumer-service` as a child process; resolves once it prints where it listens. */
+export async function startConsumerService(configFile: string): Promise<{ proc: ChildProcess; url: string; exited: Promise<number | null>; output: () => string }> {
+  const proc = spawn(process.execPath, [CLI, 'consumer-service', '--config', configFile], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn' } });
+  let out = '';
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: proc.stdout! }).on('line', (line) => {
+      const m = /listening on (http:\/\/\S+)/.exec(line);
+      if (m) resolve(m[1]!);
+    });
+    void exited.then((code) => reject(new Error(`consumer-service exited with ${code}: ${out}`)));
+  });
+  return { proc, url, exited, output: () => out };
 }

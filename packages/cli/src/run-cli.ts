@@ -2,6 +2,8 @@ import { ConfigError, GregorError, TimeoutError } from '@gregor/common';
 import { brokerCommand } from './commands/broker.js';
 import { clusterCommand } from './commands/cluster.js';
 import { consumeCommand } from './commands/consume.js';
+import { consumerServiceCommand } from './commands/consumer-service.js';
+import { groupsCommand } from './commands/groups.js';
 import { produceCommand } from './commands/produce.js';
 import { topicsCommand } from './commands/topics.js';
 import { isParseArgsError, UsageError } from './usage-error.js';
@@ -14,7 +16,9 @@ Commands:
   cluster   a local cluster: up [--detach] | down | status | start|stop|kill <node>
   topics    create | list | describe | delete
   produce   send the lines of stdin to a topic
-  consume   print the records of a topic
+  consume   print the records of a topic (--group G --zookeeper ...: as a group member)
+  groups    consumer groups: list | describe G (members, owners, offsets, lag)
+  consumer-service  a long-running group consumer with an HTTP status API (--config file)
   version   print the version`;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
@@ -23,6 +27,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   topics: topicsCommand,
   produce: (argv) => produceCommand(argv),
   consume: (argv) => consumeCommand(argv),
+  groups: groupsCommand,
+  'consumer-service': consumerServiceCommand,
   version: async (argv) => {
     if (argv.includes('--help') || argv.includes('-h')) {
       console.log('gregor version\n\nPrints the version of gregor and of Node.js.');
