@@ -1,4 +1,5 @@
 export { KafkaServer, type BrokerState } from './kafka-server.js';
+export type { RequestEvent } from './kafka-apis.js'; // metrics
 export {
   buildBrokerConfig,
   readPropertiesFile,

@@ -15,6 +15,20 @@ export interface RequestContext {
   apiVersion: number;
 }
 
+/** One handled request, for observers (metrics): sizes include the 4-byte size prefix of each frame. */
+export interface RequestEvent {
+  apiKey: number;
+  api: string;
+  apiVersion: number;
+  request: unknown;
+  /** The response body, or null when the request gets none (acks=0 produce). */
+  response: unknown;
+  requestBytes: number;
+  responseBytes: number;
+  /** From the frame's arrival to its response being encoded. */
+  durationMs: number;
+}
+
 /** Returns the response, or null when the request gets none (acks=0 produce). */
 export type ApiHandler<Req, Res> = (request: Req, ctx: RequestContext) => Promise<Res | null> | Res | null;
 
@@ -32,6 +46,8 @@ export class KafkaApis {
   readonly #log: Logger;
   /** Requests handled per API name, for metrics. */
   readonly requestCounts = new Map<string, number>();
+  /** Told about every handled request (metrics); an observer that throws is ignored. */
+  readonly requestObservers = new Set<(event: RequestEvent) => void>(); // metrics
   #ready: Promise<void> | null;
   #open: () => void = () => {};
 
@@ -76,8 +92,12 @@ export class KafkaApis {
     const ctx: RequestContext = { header, conn, apiVersion: header.apiVersion };
     const gate = this.#ready;
     const result = gate && !CONTROL_PLANE_KEYS.has(header.apiKey) ? gate.then(() => handler.handle(request, ctx)) : handler.handle(request, ctx);
-    const respond = (response: unknown): Buffer[] | null =>
-      response === null ? null : encodeResponseFrame(codec, header.correlationId, response);
+    const startedAt = performance.now(); // metrics
+    const respond = (response: unknown): Buffer[] | null => {
+      const frames = response === null ? null : encodeResponseFrame(codec, header.correlationId, response);
+      if (this.requestObservers.size > 0) this.#observe(header.apiKey, api.name, header.apiVersion, request, response, frame.length + 4, frames, startedAt); // metrics
+      return frames;
+    };
     if (result instanceof Promise) {
       return result.then(respond, (err) => {
         this.#log.error({ err, api: api.name, client: header.clientId }, 'request handler failed');
@@ -86,4 +106,18 @@ export class KafkaApis {
     }
     return respond(result);
   };
+
+  // metrics
+  #observe(apiKey: number, name: string, apiVersion: number, request: unknown, response: unknown, requestBytes: number, frames: Buffer[] | null, startedAt: number): void {
+    let responseBytes = 0;
+    if (frames) for (const f of frames) responseBytes += f.length;
+    const event: RequestEvent = { apiKey, api: name, apiVersion, request, response, requestBytes, responseBytes, durationMs: performance.now() - startedAt };
+    for (const observe of this.requestObservers) {
+      try {
+        observe(event);
+      } catch {
+        // Metrics must never break request handling.
+      }
+    }
+  }
 }
