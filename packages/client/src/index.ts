@@ -29,3 +29,18 @@ export { listOffsets, LATEST_TIMESTAMP, EARLIEST_TIMESTAMP, type OffsetQuery, ty
 export { Admin, type NewTopic, type NewPartitions, type AdminOptions, type TopicResult } from './admin.js';
 export { retry, isRetriableError, AbortError, DEFAULT_RETRY, type RetryOptions } from './retry.js';
 export { AbstractFetcherThread, type FetcherOptions, type FetcherSource, type PartitionFetchState } from './abstract-fetcher-thread.js';
+export { Reader, type ReaderConfig, type ReaderStats, type Message } from './reader.js';
+export { KafkaOffsetStore, type CommittedOffset, type CommitGeneration, type TopicPartition } from './kafka-offset-store.js';
+export { GroupMembership, type Generation, type GroupMembershipConfig } from './group-membership.js';
+export { findGroupCoordinator, COORDINATOR_ERRORS } from './group-coordinator-lookup.js';
+export { rangeAssignor, roundRobinAssignor, assignorByName, type Assignor, type GroupMember, type GroupAssignment } from './assignors.js';
+export {
+  encodeSubscription,
+  decodeSubscription,
+  encodeAssignment,
+  decodeAssignment,
+  CONSUMER_PROTOCOL_TYPE,
+  type Subscription,
+  type Assignment,
+} from './consumer-protocol.js';
+export { MessageQueue } from './message-queue.js';

@@ -1,0 +1,314 @@
+import { ErrorCode, GregorError, KafkaProtocolError, backoffMs, silentLogger, sleep, type Logger } from '@gregor/common';
+import { KafkaClient } from './cluster.js';
+import { requireNonNegativeInt, type ClientConfig } from './config.js';
+import { fetchFromBroker, type ConsumedRecord, type FetchConfig } from './fetcher.js';
+import { GroupMembership, type Generation } from './group-membership.js';
+import { KafkaOffsetStore } from './kafka-offset-store.js';
+import { MessageQueue } from './message-queue.js';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, listOffsets } from './offsets.js';
+import { ClientClosedError } from './errors.js';
+
+/** A message handed out by the Reader (kafka-go's Message). */
+export interface Message extends ConsumedRecord {
+  /** The group generation it was fetched in. */
+  generationId: number;
+}
+
+/** kafka-go's ReaderConfig, camelCased, for group readers. */
+export interface ReaderConfig extends FetchConfig, Omit<ClientConfig, 'logger'> {
+  groupId: string;
+  /** One topic, or `groupTopics` for several. */
+  topic?: string;
+  groupTopics?: string[];
+  /** Default 30000 (kafka-go SessionTimeout). */
+  sessionTimeoutMs?: number;
+  /** Default 30000. */
+  rebalanceTimeoutMs?: number;
+  /** Default 3000. */
+  heartbeatIntervalMs?: number;
+  /** 0 (default): commitMessages commits at once; > 0: commits are merged per partition and flushed on this interval. */
+  commitIntervalMs?: number;
+  /** Where a partition without a committed offset starts. Default 'earliest' (kafka-go FirstOffset). */
+  startOffset?: 'earliest' | 'latest';
+  /** Assignor names offered in JoinGroup, in preference order. Default ['range', 'roundrobin']; 'RoundRobinAssigner' is kafkajs's name. */
+  groupBalancers?: string[];
+  /** Messages buffered ahead of fetchMessage(). Default 100. */
+  queueCapacity?: number;
+  /** Wait after a failed join before trying again. Default 1000 (kafka-go: 5000). */
+  joinGroupBackoffMs?: number;
+  logger?: Logger;
+}
+
+export interface ReaderStats {
+  generations: number;
+  rebalances: number;
+  fetched: number;
+  commits: number;
+}
+
+function tpKey(topic: string, partition: number): string {
+  return `${topic}\u0000${partition}`;
+}
+
+/** The live state of one generation: its fetch loops stop when `abort` fires. */
+interface ActiveGeneration {
+  gen: Generation;
+  abort: AbortController;
+  end: (reason: string) => void;
+  ended: Promise<string>;
+  owned: Set<string>;
+}
+
+/**
+ * A consumer group reader with kafka-go's semantics: `fetchMessage()` hands out the next message without
+ * committing, `commitMessages()` commits (at once, or merged per partition on `commitIntervalMs`),
+ * `readMessage()` does both. Each assigned partition has its own fetch loop feeding one bounded queue;
+ * heartbeats run on their own timer; a rebalance stops the loops, flushes commits, rejoins and resumes with
+ * the new assignment; `close()` leaves the group.
+ */
+export class Reader {
+  readonly #config: ReaderConfig;
+  readonly #client: KafkaClient;
+  readonly #membership: GroupMembership;
+  readonly #offsets: KafkaOffsetStore;
+  readonly #queue: MessageQueue<Message>;
+  readonly #log: Logger;
+  readonly #topics: string[];
+  readonly #sessionTimeoutMs: number;
+  readonly #rebalanceTimeoutMs: number;
+  readonly #heartbeatIntervalMs: number;
+  readonly #commitIntervalMs: number;
+  readonly #joinBackoffMs: number;
+  readonly #stop = new AbortController();
+  /** Highest offset+1 per partition waiting for the commit timer. */
+  readonly #pending = new Map<string, { topic: string; partition: number; offset: number }>();
+  #active: ActiveGeneration | null = null;
+  #activeWaiters: (() => void)[] = [];
+  #run: Promise<void> | null = null;
+  #closed: Promise<void> | null = null;
+  readonly stats: ReaderStats = { generations: 0, rebalances: 0, fetched: 0, commits: 0 };
+
+  constructor(config: ReaderConfig) {
+    this.#config = config;
+    this.#topics = config.groupTopics ?? (config.topic ? [config.topic] : []);
+    if (this.#topics.length === 0) throw new Error('Reader needs topic or groupTopics');
+    if (!config.groupId) throw new Error('Reader needs a groupId');
+    this.#log = config.logger ?? silentLogger();
+    this.#sessionTimeoutMs = requireNonNegativeInt('sessionTimeoutMs', config.sessionTimeoutMs, 30000);
+    this.#rebalanceTimeoutMs = requireNonNegativeInt('rebalanceTimeoutMs', config.rebalanceTimeoutMs, 30000);
+    this.#heartbeatIntervalMs = requireNonNegativeInt('heartbeatIntervalMs', config.heartbeatIntervalMs, 3000);
+    this.#commitIntervalMs = requireNonNegativeInt('commitIntervalMs', config.commitIntervalMs, 0);
+    this.#joinBackoffMs = requireNonNegativeInt('joinGroupBackoffMs', config.joinGroupBackoffMs, 1000);
+    this.#client = new KafkaClient({ ...config, logger: this.#log });
+    this.#membership = new GroupMembership(this.#client, {
+      groupId: config.groupId,
+      topics: this.#topics,
+      sessionTimeoutMs: this.#sessionTimeoutMs,
+      rebalanceTimeoutMs: this.#rebalanceTimeoutMs,
+      balancers: config.groupBalancers ?? ['range', 'roundrobin'],
+      logger: this.#log,
+    });
+    this.#offsets = new KafkaOffsetStore(this.#client, config.groupId);
+    this.#queue = new MessageQueue(config.queueCapacity ?? 100);
+  }
+
+  /** Partitions assigned in the current generation (empty while rebalancing). */
+  assignment(): { topic: string; partition: number }[] {
+    const gen = this.#active?.gen;
+    if (!gen) return [];
+    return [...gen.assignment].flatMap(([topic, ps]) => ps.map((partition) => ({ topic, partition })));
+  }
+
+  get generationId(): number {
+    return this.#active?.gen.generationId ?? -1;
+  }
+
+  /** The next message; does not commit. Joins the group on first use. */
+  async fetchMessage(signal?: AbortSignal): Promise<Message> {
+    if (this.#closed) throw new ClientClosedError('the reader is closed');
+    this.#run ??= this.#loop();
+    return this.#queue.take(signal);
+  }
+
+  /** fetchMessage + commitMessages. */
+  async readMessage(signal?: AbortSignal): Promise<Message> {
+    const m = await this.fetchMessage(signal);
+    await this.commitMessages(m);
+    return m;
+  }
+
+  /** Commits offset+1 of each message (the highest per partition). With commitIntervalMs > 0 only queues them. */
+  async commitMessages(...messages: Message[]): Promise<void> {
+    for (const m of messages) {
+      const k = tpKey(m.topic, m.partition);
+      const prev = this.#pending.get(k);
+      if (!prev || prev.offset < m.offset + 1) this.#pending.set(k, { topic: m.topic, partition: m.partition, offset: m.offset + 1 });
+    }
+    if (this.#commitIntervalMs === 0) await this.#flush();
+  }
+
+  /** Commits what is pending for partitions of the current generation; others' offsets are dropped (they moved). */
+  async #flush(): Promise<void> {
+    if (this.#pending.size === 0) return;
+    let active = this.#active;
+    if (!active) {
+      if (this.#stop.signal.aborted) return;
+      await new Promise<void>((resolve) => this.#activeWaiters.push(resolve));
+      active = this.#active;
+      if (!active) return;
+    }
+    const batch = [...this.#pending.values()].filter((o) => active.owned.has(tpKey(o.topic, o.partition)));
+    for (const o of [...this.#pending.values()]) {
+      if (!active.owned.has(tpKey(o.topic, o.partition))) this.#log.debug({ topic: o.topic, partition: o.partition }, 'dropping a commit for a partition no longer assigned');
+    }
+    this.#pending.clear();
+    if (batch.length === 0) return;
+    try {
+      await this.#offsets.commit(batch, { generationId: active.gen.generationId, memberId: active.gen.memberId });
+      this.stats.commits++;
+    } catch (error) {
+      // Keep them for the next attempt unless a newer commit superseded them.
+      for (const o of batch) {
+        const k = tpKey(o.topic, o.partition);
+        const cur = this.#pending.get(k);
+        if (!cur || cur.offset < o.offset) this.#pending.set(k, o);
+      }
+      if (error instanceof GregorError && (error.code === ErrorCode.REBALANCE_IN_PROGRESS || error.code === ErrorCode.ILLEGAL_GENERATION || error.code === ErrorCode.UNKNOWN_MEMBER_ID)) {
+        active.end(`commit answered ${error.code}`);
+      }
+      throw error;
+    }
+  }
+
+  async #loop(): Promise<void> {
+    let failures = 0;
+    while (!this.#stop.signal.aborted) {
+      let gen: Generation;
+      try {
+        gen = await this.#membership.join(this.#stop.signal);
+        failures = 0;
+      } catch (error) {
+        if (this.#stop.signal.aborted) break;
+        this.#log.warn({ group: this.#config.groupId, err: (error as Error).message }, 'join failed; backing off');
+        await sleep(Math.min(this.#joinBackoffMs, backoffMs(failures++, 100, this.#joinBackoffMs)), this.#stop.signal);
+        continue;
+      }
+      await this.#runGeneration(gen);
+    }
+  }
+
+  async #runGeneration(gen: Generation): Promise<void> {
+    this.stats.generations++;
+    let end!: (reason: string) => void;
+    const ended = new Promise<string>((resolve) => (end = resolve));
+    const abort = new AbortController();
+    const owned = new Set([...gen.assignment].flatMap(([t, ps]) => ps.map((p) => tpKey(t, p))));
+    const active: ActiveGeneration = { gen, abort, end: (r) => end(r), ended, owned };
+    const onStop = () => end('closing');
+    this.#stop.signal.addEventListener('abort', onStop, { once: true });
+    this.#active = active;
+    for (const wake of this.#activeWaiters.splice(0)) wake();
+
+    const heartbeats = this.#heartbeatLoop(active);
+    const commitTimer = this.#commitIntervalMs > 0 ? setInterval(() => void this.#flush().catch((e) => this.#log.warn({ err: e.message }, 'commit failed')), this.#commitIntervalMs) : undefined;
+    commitTimer?.unref();
+    const loops: Promise<void>[] = [];
+    try {
+      const starts = await this.#startOffsets(gen);
+      for (const start of starts.values()) loops.push(this.#fetchLoop(start.topic, start.partition, start.offset, active));
+    } catch (error) {
+      this.#log.warn({ err: (error as Error).message }, 'reading committed offsets failed; rejoining');
+      end('offset fetch failed');
+    }
+    const reason = await ended;
+    this.stats.rebalances += reason === 'closing' ? 0 : 1;
+    this.#log.info({ group: this.#config.groupId, generation: gen.generationId, reason }, 'generation ended');
+    abort.abort();
+    clearInterval(commitTimer);
+    this.#stop.signal.removeEventListener('abort', onStop);
+    await Promise.allSettled([...loops, heartbeats]);
+    // Flush merged commits while this generation is still accepted (PreparingRebalance allows them).
+    await this.#flush().catch((e) => this.#log.warn({ err: (e as Error).message }, 'final commit of the generation failed'));
+    this.#active = null;
+    this.#queue.clear();
+  }
+
+  async #heartbeatLoop(active: ActiveGeneration): Promise<void> {
+    const signal = active.abort.signal;
+    while (!signal.aborted) {
+      await sleep(this.#heartbeatIntervalMs, signal);
+      if (signal.aborted) return;
+      const code = await this.#membership.heartbeat(active.gen);
+      if (code !== ErrorCode.NONE) {
+        active.end(code === ErrorCode.REBALANCE_IN_PROGRESS ? 'rebalance' : `heartbeat error ${code}`);
+        return;
+      }
+    }
+  }
+
+  /** Committed offsets of the assignment; partitions with none start at startOffset. */
+  async #startOffsets(gen: Generation): Promise<Map<string, { topic: string; partition: number; offset: number }>> {
+    const tps = [...gen.assignment].flatMap(([topic, ps]) => ps.map((partition) => ({ topic, partition })));
+    const out = new Map<string, { topic: string; partition: number; offset: number }>();
+    if (tps.length === 0) return out;
+    const committed = await this.#offsets.fetch(tps);
+    for (const tp of tps) {
+      const c = committed.get(tpKey(tp.topic, tp.partition));
+      out.set(tpKey(tp.topic, tp.partition), { ...tp, offset: c && c.offset >= 0 ? c.offset : -1 });
+    }
+    return out;
+  }
+
+  async #resetOffset(topic: string, partition: number): Promise<number> {
+    const timestamp = (this.#config.startOffset ?? 'earliest') === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP;
+    return (await listOffsets(this.#client, topic, [{ partition, timestamp }])).get(partition)!.offset;
+  }
+
+  /** One partition's loop: fetch from its leader, queue the records (waiting when the queue is full). */
+  async #fetchLoop(topic: string, partition: number, start: number, active: ActiveGeneration): Promise<void> {
+    const signal = active.abort.signal;
+    let position = start;
+    let partitionMaxBytes = this.#config.maxPartitionFetchBytes ?? 1_048_576;
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        if (position < 0) position = await this.#resetOffset(topic, partition);
+        const leader = await this.#client.leaderFor(topic, partition);
+        const [r] = await fetchFromBroker(this.#client, leader, topic, [{ partition, fetchOffset: position, partitionMaxBytes }], this.#config);
+        if (signal.aborted) return;
+        if (r!.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) {
+          this.#log.warn({ topic, partition, offset: position }, 'offset out of range; resetting');
+          position = -1;
+          continue;
+        }
+        if (r!.errorCode !== ErrorCode.NONE) throw new KafkaProtocolError(r!.errorCode, `fetch ${topic}-${partition}`);
+        if (r!.nextOffset === position && r!.recordBytes > 0) partitionMaxBytes *= 2;
+        for (const record of r!.records) {
+          if (!(await this.#queue.push({ ...record, generationId: active.gen.generationId }, signal))) return;
+          this.stats.fetched++;
+        }
+        position = r!.nextOffset;
+        failures = 0;
+      } catch (error) {
+        if (signal.aborted) return;
+        this.#log.debug({ topic, partition, err: (error as Error).message }, 'fetch failed; retrying');
+        await this.#client.refreshMetadata([topic]).catch(() => undefined);
+        await sleep(backoffMs(failures++, 100, 1000), signal);
+      }
+    }
+  }
+
+  /** Stops fetching, flushes commits, leaves the group and closes connections. Idempotent. */
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      this.#stop.abort();
+      for (const wake of this.#activeWaiters.splice(0)) wake();
+      await this.#run;
+      await this.#flush().catch(() => undefined);
+      await this.#membership.leave();
+      this.#queue.fail(new ClientClosedError('the reader is closed'));
+      await this.#client.close();
+    })();
+    return this.#closed;
+  }
+}
