@@ -7,6 +7,7 @@ import { requireTokenForWrites } from './auth.js';
 import { AdminError, errorBody, toAdminError } from './errors.js';
 import { LeaderConnections } from './leader-connections.js';
 import { clusterRoutes } from './routes/cluster.js';
+import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
 import { topicRoutes } from './routes/topics.js';
 
@@ -81,6 +82,7 @@ export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): 
   healthRoutes(app, ctx);
   clusterRoutes(app, ctx);
   topicRoutes(app, ctx);
+  groupRoutes(app, ctx);
   return app;
 }
 

@@ -18,6 +18,7 @@ export const ADMIN_ERRORS = {
   GREGOR_ERR_TOPIC_DELETION_DISABLED: { status: 403, meaning: 'Topic deletion is disabled on this cluster (`delete.topic.enable=false`).', kafka: ErrorCode.TOPIC_DELETION_DISABLED },
   GREGOR_ERR_NOT_FOUND: { status: 404, meaning: 'No route matches the method and path.' },
   GREGOR_ERR_UNKNOWN_TOPIC: { status: 404, meaning: 'The topic does not exist (in this broker\'s metadata).', kafka: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION },
+  GREGOR_ERR_UNKNOWN_GROUP: { status: 404, meaning: 'The consumer group has no node under /consumers in ZooKeeper.', kafka: ErrorCode.GROUP_ID_NOT_FOUND },
   GREGOR_ERR_TOPIC_EXISTS: { status: 409, meaning: 'A topic with this name already exists.', kafka: ErrorCode.TOPIC_ALREADY_EXISTS },
   GREGOR_ERR_BODY_TOO_LARGE: { status: 413, meaning: 'The body is larger than the admin server\'s body limit (1 MiB by default).' },
   GREGOR_ERR_UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The body is not `application/json`.' },

@@ -21,6 +21,17 @@ export interface GroupPartition {
   lag: number | null;
 }
 
+/** Log end offsets (the high watermark a consumer can reach) of some partitions of a topic. */
+export type EndOffsetsReader = (topic: string, partitions: readonly number[]) => Promise<Map<number, number>>;
+
+/** An EndOffsetsReader over a client: ListOffsets latest to each leader. */
+export function endOffsetsFrom(client: KafkaClient): EndOffsetsReader {
+  return async (topic, partitions) => {
+    const found = await listOffsets(client, topic, partitions.map((partition) => ({ partition, timestamp: LATEST_TIMESTAMP })));
+    return new Map([...found].map(([p, o]) => [p, o.offset]));
+  };
+}
+
 export interface GroupDescription {
   group: string;
   members: GroupMember[];
@@ -46,7 +57,7 @@ export function listGroups(zk: KafkaZkClient): Promise<string[]> {
  * with their subscriptions, and for every partition of every topic the group consumes or has offsets
  * for: owner, committed offset, log end offset and lag. Returns null for an unknown group.
  */
-export async function describeGroup(zk: KafkaZkClient, group: string, client?: KafkaClient): Promise<GroupDescription | null> {
+export async function describeGroup(zk: KafkaZkClient, group: string, endOffsets?: EndOffsetsReader): Promise<GroupDescription | null> {
   const base = consumerGroupPath(group);
   if (!(await zk.zk.exists(base))) return null;
   const ids = await children(zk, `${base}/ids`);
@@ -64,11 +75,10 @@ export async function describeGroup(zk: KafkaZkClient, group: string, client?: K
     const ids = new Set<number>(assignment ? [...assignment.assignment.partitions.keys()] : []);
     for (const p of await children(zk, `${base}/offsets/${topic}`)) ids.add(Number(p));
     const sorted = [...ids].filter(Number.isInteger).sort((a, b) => a - b);
-    const ends = new Map<number, number>();
-    if (client && assignment && sorted.length > 0) {
+    let ends = new Map<number, number>();
+    if (endOffsets && assignment && sorted.length > 0) {
       try {
-        const found = await listOffsets(client, topic, sorted.map((partition) => ({ partition, timestamp: LATEST_TIMESTAMP })));
-        for (const [p, o] of found) ends.set(p, o.offset);
+        ends = await endOffsets(topic, sorted);
       } catch {
         // Brokers unreachable or partitions offline: log end offsets stay unknown.
       }

@@ -12,4 +12,4 @@ export { ConsumerFetcherManager, type FetcherView } from './consumer-fetcher-man
 export { ConsumerFetcherThread } from './consumer-fetcher-thread.js';
 export { PartitionTopicInfo } from './partition-topic-info.js';
 export { ChunkQueue } from './chunk-queue.js';
-export { describeGroup, listGroups, type GroupDescription, type GroupPartition } from './group-describer.js';
+export { describeGroup, listGroups, endOffsetsFrom, type EndOffsetsReader, type GroupDescription, type GroupPartition, type GroupMember } from './group-describer.js';

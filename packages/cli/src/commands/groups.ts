@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { describeGroup, listGroups, type GroupDescription } from '@gregor/consumer';
+import { describeGroup, endOffsetsFrom, listGroups, type GroupDescription } from '@gregor/consumer';
 import { parsed } from '../args.js';
 import { UsageError } from '../usage-error.js';
 import { clientFromZooKeeper, cliZooKeeper } from '../zookeeper-factory.js';
@@ -47,7 +47,7 @@ export async function groupsCommand(argv: string[]): Promise<number> {
     }
     const client = await clientFromZooKeeper(zk, values['bootstrap-server']);
     try {
-      const group = await describeGroup(zk, rest[0]!, client ?? undefined);
+      const group = await describeGroup(zk, rest[0]!, client ? endOffsetsFrom(client) : undefined);
       if (!group) {
         console.error(`gregor groups: consumer group "${rest[0]}" does not exist`);
         return 1;
