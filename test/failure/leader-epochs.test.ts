@@ -79,6 +79,9 @@ describe('leader epochs and unclean election (processes)', () => {
     await produce('diverge', ['m0'], 'all');
     await waitFor(async () => (await consume('diverge')).length === 1, 10_000, 'm0 committed');
     b(2).pause(); // the follower misses m1
+    // A fetch of broker 2 already parked at the leader could still carry m1 into its socket buffer:
+    // let it expire (replica.fetch.wait.max.ms=100) before writing m1.
+    await new Promise((r) => setTimeout(r, 1000));
     await produce('diverge', ['m1-only-on-1'], '1');
     await b(1).kill();
     b(2).resume(); // within the session timeout: still in the ISR, so it becomes leader at a new epoch

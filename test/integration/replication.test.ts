@@ -77,8 +77,11 @@ describe('replication across three brokers', () => {
   });
 
   it('stopping the leader moves leadership to an ISR member with a higher epoch and nothing acknowledged is lost', async () => {
-    const before = brokers[0]!.server.metadataCache.partition('replicated', 1)!;
-    const leader = byId(before.leader);
+    // The leader's own view of the ISR is authoritative (metadata caches hear of ISR changes later).
+    const cached = brokers[0]!.server.metadataCache.partition('replicated', 1)!;
+    const leader = byId(cached.leader);
+    const p = leader.server.replicaManager.getPartition('replicated', 1)!;
+    const before = { leader: cached.leader, isr: [...p.isr], leaderEpoch: p.leaderEpoch };
     const consumedBefore = await kcat(['-b', bootstrap(), '-C', '-t', 'replicated', '-p', '1', '-e', '-q']);
     await leader.stop();
     brokers.splice(brokers.indexOf(leader), 1);
