@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// The ZooKeeper consumer connector and the producer client, on this machine (a ZooKeeper node and one
+// broker process, a 12-partition topic, records of 100 bytes):
+//  1. producer client throughput, acks=1 (N records, CONCURRENCY sends of BATCH records in flight);
+//  2. consume throughput of one connector with 1 stream, then with 4 streams (a new group each time,
+//     auto.offset.reset=smallest, until all N records are read);
+//  3. time from a member's death (kill -9 of a `gregor consume --group` process) to every partition
+//     owned again by the surviving member (zookeeper.session.timeout.ms=SESSION_MS).
+//
+//   npm run build && node bench/consumer-connector.mjs     env: N=1000000 BATCH=5000 CONCURRENCY=4 SESSION_MS=6000
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import net from 'node:net';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const N = Number(process.env.N ?? 1_000_000);
+const BATCH = Number(process.env.BATCH ?? 5000);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
+const SESSION_MS = Number(process.env.SESSION_MS ?? 6000);
+const PARTITIONS = 12;
+const TOPIC = 'bench';
+const work = mkdtempSync(join(process.env.SCRATCH ?? tmpdir(), 'gregor-bench-consumer-'));
+const { ZooKeeperNode, freePorts } = await import(join(root, 'packages/launcher/dist/index.js'));
+const { Admin, KafkaClient, Producer } = await import(join(root, 'packages/client/dist/index.js'));
+const { ZookeeperConsumerConnector } = await import(join(root, 'packages/consumer/dist/index.js'));
+const { KafkaZkClient, ZkClient } = await import(join(root, 'packages/zookeeper/dist/index.js'));
+const { silentLogger } = await import(join(root, 'packages/common/dist/index.js'));
+
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+
+function waitPort(port, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const s = net.connect({ host: '127.0.0.1', port }, () => (s.destroy(), resolve()));
+      s.on('error', () => (s.destroy(), Date.now() > deadline ? reject(new Error(`port ${port}`)) : setTimeout(attempt, 100)));
+    };
+    attempt();
+  });
+}
+
+// --- cluster: one ZooKeeper, one broker process ----------------------------------------------
+const [zkPort, brokerPort] = await freePorts(2);
+const zkNode = new ZooKeeperNode({ id: 1, dir: join(work, 'zk'), clientPort: zkPort, tickTime: 500 });
+await zkNode.start();
+const zkConnect = zkNode.connectString;
+const brokerDir = join(work, 'broker');
+mkdirSync(brokerDir, { recursive: true });
+writeFileSync(join(brokerDir, 'server.properties'), [
+  'broker.id=1', `listeners=PLAINTEXT://127.0.0.1:${brokerPort}`, `log.dirs=${brokerDir}/data`, `zookeeper.connect=${zkConnect}`, 'http.port=-1',
+].join('\n'));
+const broker = spawn(process.execPath, [join(root, 'packages/cli/dist/main.js'), 'broker', '--config', join(brokerDir, 'server.properties')], {
+  stdio: ['ignore', 'ignore', openSync(join(brokerDir, 'broker.log'), 'a')],
+  env: { ...process.env, LOG_LEVEL: 'warn' },
+});
+await waitPort(brokerPort);
+const bootstrap = `127.0.0.1:${brokerPort}`;
+const client = new KafkaClient({ brokers: bootstrap });
+for (let attempt = 0; ; attempt++) {
+  try {
+    const [r] = await new Admin(client).createTopics([{ name: TOPIC, numPartitions: PARTITIONS, replicationFactor: 1 }]);
+    if (r.errorCode === 0) break;
+    throw new Error(r.errorMessage ?? `error ${r.errorCode}`);
+  } catch (error) {
+    if (attempt > 50) throw error;
+    await sleep(200);
+  }
+}
+await new Admin(client).waitForLeaders?.([TOPIC], 30_000);
+const results = {};
+
+try {
+  // --- 1. producer ---------------------------------------------------------------------------
+  const producer = new Producer(client, { acks: 1 });
+  const value = Buffer.alloc(100, 'x');
+  const batch = Array.from({ length: BATCH }, () => ({ value }));
+  await producer.send({ topic: TOPIC, messages: batch.slice(0, 100) }); // metadata, connections
+  let sent = 100;
+  const t0 = now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (sent < N) {
+        const n = Math.min(BATCH, N - sent);
+        sent += n;
+        await producer.send({ topic: TOPIC, messages: n === BATCH ? batch : batch.slice(0, n) });
+      }
+    }),
+  );
+  const produceMs = now() - t0;
+  results.producerRecordsPerSec = ((N - 100) / produceMs) * 1000;
+  console.log(`producer (acks=1, ${CONCURRENCY} x ${BATCH}-record sends in flight): ${fmt(results.producerRecordsPerSec)} records/s, ${(((N - 100) * 100) / produceMs / 1000).toFixed(1)} MB/s of values`);
+
+  // --- 2. consume ----------------------------------------------------------------------------
+  for (const streams of [1, 4]) {
+    const connector = await ZookeeperConsumerConnector.create(
+      { 'group.id': `bench-${streams}`, 'zookeeper.connect': zkConnect, 'auto.offset.reset': 'smallest', 'queued.max.message.chunks': '4' },
+      { logger: silentLogger() },
+    );
+    const started = now();
+    const created = await connector.createMessageStreams({ [TOPIC]: streams });
+    let read = 0;
+    let firstAt = 0;
+    await Promise.all(
+      created[TOPIC].map(async (s) => {
+        for await (const _m of s) {
+          if (read === 0) firstAt = now();
+          if (++read >= N) void connector.shutdown();
+        }
+      }),
+    );
+    const ms = now() - firstAt;
+    results[`consume${streams}`] = (read / ms) * 1000;
+    console.log(`consume, 1 connector, ${streams} stream(s): ${fmt(results[`consume${streams}`])} records/s (${read} records in ${(ms / 1000).toFixed(2)} s after the first; ${((firstAt - started) / 1000).toFixed(2)} s to register, rebalance and fetch)`);
+    await connector.shutdown();
+  }
+
+  // --- 3. member death to full re-ownership --------------------------------------------------
+  const common = { 'group.id': 'bench-death', 'zookeeper.connect': zkConnect, 'zookeeper.session.timeout.ms': String(SESSION_MS), 'rebalance.backoff.ms': '500', 'rebalance.max.retries': '10' };
+  const survivor = await ZookeeperConsumerConnector.create({ ...common, 'consumer.id': 'survivor' }, { logger: silentLogger() });
+  await survivor.createMessageStreams({ [TOPIC]: 1 });
+  const victim = spawn(process.execPath, [join(root, 'packages/cli/dist/main.js'), 'consume', '--group', 'bench-death', '--topic', TOPIC, '--zookeeper', zkConnect,
+    '--consumer-property', 'consumer.id=victim', '--consumer-property', `zookeeper.session.timeout.ms=${SESSION_MS}`], { stdio: ['ignore', 'ignore', 'ignore'] });
+  const zkc = await ZkClient.connect({ connectString: zkConnect, logger: silentLogger() });
+  const zk = new KafkaZkClient(zkc);
+  const ownedBy = async (prefix) => (await Promise.all(Array.from({ length: PARTITIONS }, (_, p) => zk.getPartitionOwner('bench-death', TOPIC, p)))).filter((o) => o?.startsWith(prefix)).length;
+  while ((await ownedBy('bench-death_victim-')) !== PARTITIONS / 2 || (await ownedBy('bench-death_survivor-')) !== PARTITIONS / 2) await sleep(50);
+  const killedAt = now();
+  victim.kill('SIGKILL');
+  while ((await ownedBy('bench-death_survivor-')) !== PARTITIONS) await sleep(20);
+  results.reownMs = now() - killedAt;
+  console.log(`member killed -9 -> all ${PARTITIONS} partitions owned again: ${fmt(results.reownMs)} ms (zookeeper.session.timeout.ms=${SESSION_MS}; target ${SESSION_MS + 2000} ms)`);
+  await survivor.shutdown();
+  await zkc.close();
+} finally {
+  await client.close();
+  broker.kill('SIGKILL');
+  await zkNode.kill().catch(() => {});
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(JSON.stringify(results));
+process.exit(0);
