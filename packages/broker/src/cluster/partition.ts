@@ -63,10 +63,12 @@ export class Partition {
 
   /** Applies a LeaderAndIsr decision that makes this broker leader; returns true if leadership changed. */
   makeLeader(state: LeadershipState, log: PartitionLog, nowMs: number): boolean {
-    const wasLeader = this.isLeader && this.leaderEpoch === state.leaderEpoch;
+    // A leader that stays leader (a new epoch after an ISR or replica-set change) keeps what it
+    // knows of its followers, so the high watermark does not stall until they fetch again.
+    const wasLeader = this.isLeader;
     this.#applyState(state, log);
-    // Followers' LEOs are unknown until they fetch again; treat them as caught up now so that a
-    // new leader does not drop them from the ISR before they had a chance to fetch.
+    // A new leader does not know followers' LEOs until they fetch; treat ISR members as caught up
+    // now so that it does not drop them from the ISR before they had a chance to fetch.
     const fresh = new Map<number, RemoteReplicaState>();
     for (const id of state.replicas) {
       if (id === this.#localBrokerId) continue;
