@@ -6,9 +6,15 @@ import type { AdminContext } from './admin-context.js';
 import { requireTokenForWrites } from './auth.js';
 import { AdminError, errorBody, toAdminError } from './errors.js';
 import { LeaderConnections } from './leader-connections.js';
+import { brokerRoutes } from './routes/brokers.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { docsRoutes, registerOpenApi } from './routes/openapi.js';
+import { partitionRoutes } from './routes/partitions.js';
+import { recordRoutes } from './routes/records.js';
+import { topicConfigRoutes } from './routes/topic-configs.js';
 import { topicRoutes } from './routes/topics.js';
 
 export interface AdminAppOptions {
@@ -79,10 +85,20 @@ export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): 
     return reply.code(error.statusCode).send(errorBody(error));
   });
 
-  healthRoutes(app, ctx);
-  clusterRoutes(app, ctx);
-  topicRoutes(app, ctx);
-  groupRoutes(app, ctx);
+  // Routes go in a plugin registered after @fastify/swagger, so that its onRoute hook sees all of them.
+  registerOpenApi(app);
+  void app.register(async (scope) => {
+    healthRoutes(scope, ctx);
+    clusterRoutes(scope, ctx);
+    topicRoutes(scope, ctx);
+    groupRoutes(scope, ctx);
+    brokerRoutes(scope, ctx);
+    topicConfigRoutes(scope, ctx);
+    partitionRoutes(scope, ctx);
+    recordRoutes(scope, ctx);
+    metricsRoutes(scope, ctx);
+    docsRoutes(scope);
+  });
   return app;
 }
 

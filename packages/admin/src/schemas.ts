@@ -55,6 +55,23 @@ const partitionDescription = {
     logEndOffset: nullableInt,
     /** Set (with null offsets) when the leader could not be asked for them. */
     offsetsError: { type: 'string' },
+    replicaStates: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['brokerId', 'inSync', 'online', 'logEndOffset', 'highWatermark', 'lag', 'lastCaughtUpMsAgo'],
+        properties: {
+          brokerId: int,
+          inSync: { type: 'boolean' },
+          online: { type: 'boolean' },
+          logEndOffset: nullableInt,
+          highWatermark: nullableInt,
+          lag: nullableInt,
+          lastCaughtUpMsAgo: nullableInt,
+        },
+      },
+    },
+    replicaStatesSource: { type: 'string', enum: ['leader', 'partial'] },
   },
 } as const;
 

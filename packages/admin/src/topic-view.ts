@@ -3,6 +3,7 @@ import type { KafkaServer, PartitionState } from '@gregor/broker';
 import { AdminError, fromKafkaError } from './errors.js';
 import type { LeaderConnections } from './leader-connections.js';
 import { readPartitionOffsets, type PartitionOffsets } from './partition-offsets.js';
+import { replicaStates, type ReplicaState } from './replica-states.js';
 
 export interface TopicSummary {
   name: string;
@@ -18,6 +19,9 @@ export interface PartitionDescription extends PartitionOffsets {
   replicas: number[];
   isr: number[];
   offlineReplicas: number[];
+  /** Per-replica LEO/HW/ISR membership; complete when `replicaStatesSource` is 'leader'. */
+  replicaStates: ReplicaState[];
+  replicaStatesSource: 'leader' | 'partial';
 }
 
 export interface TopicDescription {
@@ -61,15 +65,20 @@ export async function describeTopic(server: KafkaServer, leaders: LeaderConnecti
     name,
     internal: INTERNAL_TOPICS.has(name),
     configs,
-    partitions: states.map((s) => ({
-      partition: s.partition,
-      leader: s.leader,
-      leaderEpoch: s.leaderEpoch,
-      replicas: s.replicas,
-      isr: s.isr,
-      offlineReplicas: s.offlineReplicas,
-      ...offsets.get(s.partition)!,
-    })),
+    partitions: states.map((s) => {
+      const perReplica = replicaStates(server, name, s, offsets.get(s.partition));
+      return {
+        partition: s.partition,
+        leader: s.leader,
+        leaderEpoch: s.leaderEpoch,
+        replicas: s.replicas,
+        isr: s.isr,
+        offlineReplicas: s.offlineReplicas,
+        ...offsets.get(s.partition)!,
+        replicaStates: perReplica.replicas,
+        replicaStatesSource: perReplica.source,
+      };
+    }),
   };
 }
 
