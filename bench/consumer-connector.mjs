@@ -7,7 +7,7 @@
 //  3. time from a member's death (kill -9 of a `gregor consume --group` process) to every partition
 //     owned again by the surviving member (zookeeper.session.timeout.ms=SESSION_MS).
 //
-//   npm run build && node bench/consumer-connector.mjs     env: N=1000000 BATCH=5000 CONCURRENCY=4 SESSION_MS=6000
+//   npm run build && node bench/consumer-connector.mjs     env: N=1000000 BATCH=5000 CONCURRENCY=4 BATCH_SIZE=262144 LINGER_MS=5 SESSION_MS=6000
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,8 @@ const N = Number(process.env.N ?? 1_000_000);
 const BATCH = Number(process.env.BATCH ?? 5000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
 const SESSION_MS = Number(process.env.SESSION_MS ?? 6000);
+const BATCH_SIZE = Number(process.env.BATCH_SIZE ?? 262_144);
+const LINGER_MS = Number(process.env.LINGER_MS ?? 5);
 const PARTITIONS = 12;
 const TOPIC = 'bench';
 const work = mkdtempSync(join(process.env.SCRATCH ?? tmpdir(), 'gregor-bench-consumer-'));
@@ -76,7 +78,7 @@ const results = {};
 
 try {
   // --- 1. producer ---------------------------------------------------------------------------
-  const producer = new Producer(client, { acks: 1 });
+  const producer = new Producer(client, { acks: 1, batchSize: BATCH_SIZE, lingerMs: LINGER_MS });
   const value = Buffer.alloc(100, 'x');
   const batch = Array.from({ length: BATCH }, () => ({ value }));
   await producer.send({ topic: TOPIC, messages: batch.slice(0, 100) }); // metadata, connections
@@ -93,7 +95,7 @@ try {
   );
   const produceMs = now() - t0;
   results.producerRecordsPerSec = ((N - 100) / produceMs) * 1000;
-  console.log(`producer (acks=1, ${CONCURRENCY} x ${BATCH}-record sends in flight): ${fmt(results.producerRecordsPerSec)} records/s, ${(((N - 100) * 100) / produceMs / 1000).toFixed(1)} MB/s of values`);
+  console.log(`producer (acks=1, batch.size=${BATCH_SIZE}, linger.ms=${LINGER_MS}, ${CONCURRENCY} x ${BATCH}-record sends in flight): ${fmt(results.producerRecordsPerSec)} records/s, ${(((N - 100) * 100) / produceMs / 1000).toFixed(1)} MB/s of values`);
 
   // --- 2. consume ----------------------------------------------------------------------------
   for (const streams of [1, 4]) {

@@ -1,4 +1,4 @@
-import { ConfigError, ErrorCode, GregorError, KafkaProtocolError, errorName } from '@gregor/common';
+import { backoffMs, ConfigError, ErrorCode, GregorError, KafkaProtocolError, errorName } from '@gregor/common';
 import { CompressionType, Produce, encodeRecordBatch, type ProduceResponse, type RecordInput } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt } from './config.js';
@@ -20,10 +20,14 @@ export interface ProducerConfig {
   retryBackoffMs?: number;
   /** Cap on one backoff (exponential with jitter). Default 1000. */
   retryBackoffMaxMs?: number;
-  /** `delivery.timeout.ms`: upper bound on the time one send may take, retries included. Default 120000. */
+  /** `delivery.timeout.ms`: upper bound on the time one record may take, retries included. Default 120000. */
   deliveryTimeoutMs?: number;
   /** `request.timeout.ms`: how long the broker may wait for replicas (Produce timeoutMs). Default 30000. */
   requestTimeoutMs?: number;
+  /** `batch.size`: a partition's batch is sent once it holds this many bytes of records. Default 16384. */
+  batchSize?: number;
+  /** `linger.ms`: how long a batch that is not full waits for more records. Default 0. */
+  lingerMs?: number;
   partitioner?: DefaultPartitioner;
 }
 
@@ -59,16 +63,37 @@ export interface RecordMetadata {
   logAppendTime: number;
 }
 
-/** Messages of one partition going out as one RecordBatch. */
-interface PartitionBatch {
+/** One send() call waiting for all of its records. */
+interface PendingSend {
+  results: RecordMetadata[];
+  remaining: number;
+  settled: boolean;
+  resolve(results: RecordMetadata[]): void;
+  reject(error: unknown): void;
+}
+
+/** Records of one partition going out as one RecordBatch (Kafka's ProducerBatch). */
+interface ProducerBatch {
   topic: string;
   partition: number;
-  /** Positions of the messages in the caller's list. */
-  indexes: number[];
+  acks: Acks;
+  compression: CompressionName;
+  timeoutMs: number;
   records: RecordInput[];
-  batch: Buffer;
-  done: boolean;
+  /** Who waits for each record: the send and the record's index in its results. */
+  slots: { pending: PendingSend; index: number }[];
+  sizeBytes: number;
+  createdAt: number;
+  /** Closed to appends: full, or being sent. */
+  closed: boolean;
+  keyless: boolean;
+  attempts: number;
+  retryAt: number;
+  encoded: Buffer | null;
 }
+
+const RECORD_OVERHEAD = 20;
+const BATCH_OVERHEAD = 61;
 
 function toBuffer(v: Buffer | string | null | undefined): Buffer | null {
   if (v === null || v === undefined) return null;
@@ -81,11 +106,22 @@ function toRecordHeaders(headers: ProducerMessage['headers']): RecordInput['head
   return pairs.map((h) => ({ key: h.key, value: toBuffer(h.value) }));
 }
 
+function recordSize(r: RecordInput): number {
+  let size = RECORD_OVERHEAD + (r.key?.length ?? 0) + (r.value?.length ?? 0);
+  for (const h of r.headers) size += h.key.length + (h.value?.length ?? 0) + 4;
+  return size;
+}
+
+const tpKey = (topic: string, partition: number) => `${topic}-${partition}`;
+
 /**
- * Sends records to partition leaders: one RecordBatch per partition and one Produce request per
- * leader, resending the partitions that failed with retriable errors (leader moved, not enough
- * replicas, connection lost) after a metadata refresh and a backoff. Batching by linger time can
- * slot in before `#produce` without changing this flow.
+ * Kafka's producer in one piece: `send` partitions records (murmur2 of the key, a sticky partition for
+ * keyless records that moves on when its batch is full or sent — KIP-480) and appends them to
+ * per-partition batches (the RecordAccumulator). The sender drains batches that are full, have lingered
+ * `linger.ms`, or are being flushed, with at most one request in flight per partition so records of a
+ * partition are written in order; one Produce request per leader. Retriable failures put the batch back
+ * at the head of its partition's queue and refresh metadata; it is resent after a jittered backoff until
+ * `retries` or `delivery.timeout.ms` runs out.
  */
 export class Producer {
   readonly #client: KafkaClient;
@@ -96,7 +132,19 @@ export class Producer {
   readonly #retryBackoffMaxMs: number;
   readonly #deliveryTimeoutMs: number;
   readonly #requestTimeoutMs: number;
+  readonly #batchSize: number;
+  readonly #lingerMs: number;
   readonly #partitioner: DefaultPartitioner;
+  /** Per partition, the batches waiting in order; the head is the next to send. */
+  readonly #queues = new Map<string, ProducerBatch[]>();
+  readonly #inFlight = new Set<string>();
+  #drainScheduled = false;
+  #draining = false;
+  #drainAgain = false;
+  #timer: NodeJS.Timeout | null = null;
+  #timerAt = Infinity;
+  #flushing = 0;
+  #idleWaiters: (() => void)[] = [];
 
   constructor(client: KafkaClient, config: ProducerConfig = {}) {
     this.#client = client;
@@ -107,10 +155,12 @@ export class Producer {
     this.#retryBackoffMaxMs = requireNonNegativeInt('retryBackoffMaxMs', config.retryBackoffMaxMs, 1000);
     this.#deliveryTimeoutMs = requireNonNegativeInt('deliveryTimeoutMs', config.deliveryTimeoutMs, 120_000);
     this.#requestTimeoutMs = requireNonNegativeInt('requestTimeoutMs', config.requestTimeoutMs, 30_000);
+    this.#batchSize = Math.max(1, requireNonNegativeInt('batchSize', config.batchSize, 16_384));
+    this.#lingerMs = requireNonNegativeInt('lingerMs', config.lingerMs, 0);
     this.#partitioner = config.partitioner ?? new DefaultPartitioner();
   }
 
-  /** Sends the messages and resolves with their offsets, in the order given. */
+  /** Sends the messages and resolves with their offsets, in the order given, once all are acknowledged. */
   async send(record: ProducerRecord): Promise<RecordMetadata[]> {
     const acks = checkAcks(record.acks ?? this.#acks);
     const compression = checkCompression(record.compression ?? this.#compression);
@@ -123,146 +173,306 @@ export class Producer {
       headers: toRecordHeaders(m.headers),
       timestamp: m.timestamp ?? now,
     }));
-    const results: RecordMetadata[] = records.map((r) => ({ topic: record.topic, partition: -1, offset: -1, timestamp: r.timestamp, logAppendTime: -1 }));
-    let batches: PartitionBatch[] | undefined;
-
-    await retry(
-      async () => {
-        batches ??= await this.#partition(record, records, compression);
-        const waiting = batches.filter((b) => !b.done);
-        const failures = await this.#produce(waiting, acks, timeoutMs, results);
-        if (failures.length > 0) throw failures[0]!;
+    // Metadata first: a topic whose leaders are not known yet is waited for, within delivery.timeout.ms.
+    const numPartitions = await retry(() => this.#partitionCount(record), {
+      retries: this.#retries,
+      retryBackoffMs: this.#retryBackoffMs,
+      retryBackoffMaxMs: this.#retryBackoffMaxMs,
+      totalTimeoutMs: this.#deliveryTimeoutMs,
+      onRetry: async () => {
+        await this.#client.refreshMetadata([record.topic]).catch(() => undefined);
       },
-      {
-        retries: this.#retries,
-        retryBackoffMs: this.#retryBackoffMs,
-        retryBackoffMaxMs: this.#retryBackoffMaxMs,
-        totalTimeoutMs: this.#deliveryTimeoutMs,
-        onRetry: async () => {
-          await this.#client.refreshMetadata([record.topic]).catch(() => undefined);
-        },
-      },
-    );
-    return results;
+    });
+    for (const m of record.messages) {
+      if (m.partition !== undefined && (!Number.isInteger(m.partition) || m.partition < 0 || m.partition >= numPartitions)) {
+        throw new KafkaProtocolError(ErrorCode.INVALID_PARTITIONS, `partition ${m.partition} is not in topic ${record.topic} (${numPartitions} partitions)`);
+      }
+    }
+    return new Promise<RecordMetadata[]>((resolve, reject) => {
+      const pending: PendingSend = {
+        results: records.map((r) => ({ topic: record.topic, partition: -1, offset: -1, timestamp: r.timestamp, logAppendTime: -1 })),
+        remaining: records.length,
+        settled: false,
+        resolve,
+        reject,
+      };
+      const available = this.#client.topic(record.topic)!.partitions.filter((p) => p.leader >= 0).map((p) => p.partition);
+      record.messages.forEach((m, i) => {
+        const r = records[i]!;
+        const partition = m.partition ?? this.#partitioner.partition(record.topic, r.key, numPartitions, available);
+        this.#append(record.topic, partition, r, { pending, index: i }, { acks, compression, timeoutMs, keyless: m.partition === undefined && r.key === null, numPartitions, available });
+      });
+      this.#scheduleDrain();
+    });
   }
 
-  /** Assigns each message a partition (once: a retry resends the same batches). */
-  async #partition(record: ProducerRecord, records: RecordInput[], compression: CompressionName): Promise<PartitionBatch[]> {
+  /** Resolves once every record sent so far is acknowledged or failed (lingering batches go at once). */
+  async flush(): Promise<void> {
+    this.#flushing++;
+    try {
+      this.#scheduleDrain();
+      while (this.#queues.size > 0 || this.#inFlight.size > 0) await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+    } finally {
+      this.#flushing--;
+    }
+  }
+
+  /** Flushes; the client stays open (it belongs to the caller). */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  async #partitionCount(record: ProducerRecord): Promise<number> {
     await this.#client.ensureTopics([record.topic]);
     const topic = this.#client.topic(record.topic);
     if (!topic) throw new KafkaProtocolError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic ${record.topic} does not exist`);
-    const numPartitions = topic.partitions.length;
-    if (numPartitions === 0) throw new KafkaProtocolError(ErrorCode.LEADER_NOT_AVAILABLE, `topic ${record.topic} has no partitions yet`);
-    const available = topic.partitions.filter((p) => p.leader >= 0).map((p) => p.partition);
-
-    const byPartition = new Map<number, PartitionBatch>();
-    let keyless = false;
-    record.messages.forEach((m, i) => {
-      let partition = m.partition;
-      if (partition === undefined) {
-        keyless ||= records[i]!.key === null;
-        partition = this.#partitioner.partition(record.topic, records[i]!.key, numPartitions, available);
-      } else if (!Number.isInteger(partition) || partition < 0 || partition >= numPartitions) {
-        throw new KafkaProtocolError(ErrorCode.INVALID_PARTITIONS, `partition ${partition} is not in topic ${record.topic} (${numPartitions} partitions)`);
-      }
-      let batch = byPartition.get(partition);
-      if (!batch) {
-        batch = { topic: record.topic, partition, indexes: [], records: [], batch: Buffer.alloc(0), done: false };
-        byPartition.set(partition, batch);
-      }
-      batch.indexes.push(i);
-      batch.records.push(records[i]!);
-    });
-    if (keyless) this.#partitioner.onNewBatch(record.topic, numPartitions, available);
-
-    for (const b of byPartition.values()) {
-      b.batch = encodeRecordBatch({ baseOffset: 0, compression: CompressionType[compression], firstTimestamp: b.records[0]!.timestamp, records: b.records });
-    }
-    return [...byPartition.values()];
+    if (topic.partitions.length === 0) throw new KafkaProtocolError(ErrorCode.LEADER_NOT_AVAILABLE, `topic ${record.topic} has no partitions yet`);
+    return topic.partitions.length;
   }
 
-  /** One Produce request per leader, in parallel. Returns the retriable failures; throws on others. */
-  async #produce(batches: PartitionBatch[], acks: Acks, timeoutMs: number, results: RecordMetadata[]): Promise<GregorError[]> {
-    const byLeader = new Map<number, PartitionBatch[]>();
-    const failures: GregorError[] = [];
-    for (const b of batches) {
+  // ---- accumulator -----------------------------------------------------------------------------
+
+  #append(
+    topic: string,
+    partition: number,
+    record: RecordInput,
+    slot: ProducerBatch['slots'][number],
+    o: { acks: Acks; compression: CompressionName; timeoutMs: number; keyless: boolean; numPartitions: number; available: number[] },
+  ): void {
+    const k = tpKey(topic, partition);
+    let queue = this.#queues.get(k);
+    if (!queue) this.#queues.set(k, (queue = []));
+    let batch = queue[queue.length - 1];
+    const size = recordSize(record);
+    const fits = batch && !batch.closed && batch.acks === o.acks && batch.compression === o.compression && batch.timeoutMs === o.timeoutMs && batch.sizeBytes + size <= this.#batchSize;
+    if (!fits) {
+      if (batch && !batch.closed) this.#close(batch, o.numPartitions, o.available);
+      batch = {
+        topic,
+        partition,
+        acks: o.acks,
+        compression: o.compression,
+        timeoutMs: o.timeoutMs,
+        records: [],
+        slots: [],
+        sizeBytes: BATCH_OVERHEAD,
+        createdAt: Date.now(),
+        closed: false,
+        keyless: false,
+        attempts: 0,
+        retryAt: 0,
+        encoded: null,
+      };
+      queue.push(batch);
+    }
+    batch.records.push(record);
+    batch.slots.push(slot);
+    batch.sizeBytes += size;
+    batch.keyless ||= o.keyless;
+    if (batch.sizeBytes >= this.#batchSize) this.#close(batch, o.numPartitions, o.available);
+  }
+
+  /** No more appends; keyless records move to another sticky partition (KIP-480). */
+  #close(batch: ProducerBatch, numPartitions?: number, available?: number[]): void {
+    if (batch.closed) return;
+    batch.closed = true;
+    if (batch.keyless) {
+      const topic = this.#client.topic(batch.topic);
+      const n = numPartitions ?? topic?.partitions.length ?? 0;
+      if (n > 0) this.#partitioner.onNewBatch(batch.topic, n, available ?? topic!.partitions.filter((p) => p.leader >= 0).map((p) => p.partition));
+    }
+  }
+
+  #ready(batch: ProducerBatch, now: number): boolean {
+    return batch.closed || this.#flushing > 0 || now - batch.createdAt >= this.#lingerMs;
+  }
+
+  // ---- sender ----------------------------------------------------------------------------------
+
+  #scheduleDrain(): void {
+    if (this.#drainScheduled) return;
+    this.#drainScheduled = true;
+    // After the current tick, so one send()'s records (and concurrent ones) share batches and requests.
+    setImmediate(() => {
+      this.#drainScheduled = false;
+      void this.#drain();
+    });
+  }
+
+  #wakeAt(at: number): void {
+    if (at >= this.#timerAt) return;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.#timerAt = Infinity;
+      this.#scheduleDrain();
+    }, Math.max(0, at - Date.now()));
+  }
+
+  async #drain(): Promise<void> {
+    if (this.#draining) {
+      this.#drainAgain = true;
+      return;
+    }
+    this.#draining = true;
+    try {
+      do {
+        this.#drainAgain = false;
+        await this.#sendReady();
+      } while (this.#drainAgain);
+    } finally {
+      this.#draining = false;
+    }
+    if (this.#queues.size === 0 && this.#inFlight.size === 0) for (const w of this.#idleWaiters.splice(0)) w();
+  }
+
+  /**
+   * Kafka's ready/drain: a leader is ready when the head batch of one of its partitions is (full, lingered,
+   * flushing); then the head batch of every partition it leads without a request in flight goes, lingered
+   * or not, grouped into one Produce request per leader.
+   */
+  async #sendReady(): Promise<void> {
+    const now = Date.now();
+    let nextWake = Infinity;
+    const candidates: { k: string; batch: ProducerBatch; leader: number }[] = [];
+    const readyLeaders = new Set<number>();
+    for (const [k, queue] of [...this.#queues]) {
+      if (this.#inFlight.has(k)) continue;
+      const batch = queue[0]!;
+      if (batch.retryAt > now) {
+        if (batch.retryAt < Infinity) nextWake = Math.min(nextWake, batch.retryAt);
+        continue;
+      }
       let leader: number;
       try {
-        leader = await this.#client.leaderFor(b.topic, b.partition);
+        leader = await this.#client.leaderFor(batch.topic, batch.partition);
       } catch (error) {
-        if (error instanceof GregorError && error.retriable) {
-          failures.push(error);
-          continue;
-        }
-        throw error;
+        this.#failedAttempt(batch, error);
+        continue;
       }
-      const list = byLeader.get(leader) ?? [];
-      list.push(b);
-      byLeader.set(leader, list);
+      candidates.push({ k, batch, leader });
+      if (this.#ready(batch, now)) readyLeaders.add(leader);
+      else nextWake = Math.min(nextWake, batch.createdAt + this.#lingerMs);
     }
+    const byLeader = new Map<string, { leader: number; acks: Acks; timeoutMs: number; batches: ProducerBatch[] }>();
+    for (const { k, batch, leader } of candidates) {
+      if (!readyLeaders.has(leader) || this.#inFlight.has(k) || this.#queues.get(k)?.[0] !== batch) continue;
+      this.#close(batch);
+      const queue = this.#queues.get(k)!;
+      queue.shift();
+      if (queue.length === 0) this.#queues.delete(k);
+      this.#inFlight.add(k);
+      const group = `${leader}/${batch.acks}/${batch.timeoutMs}`;
+      let entry = byLeader.get(group);
+      if (!entry) byLeader.set(group, (entry = { leader, acks: batch.acks, timeoutMs: batch.timeoutMs, batches: [] }));
+      entry.batches.push(batch);
+    }
+    for (const entry of byLeader.values()) void this.#produce(entry.leader, entry.acks, entry.timeoutMs, entry.batches);
+    if (nextWake < Infinity) this.#wakeAt(nextWake);
+  }
 
-    const outcomes = await Promise.allSettled(
-      [...byLeader].map(async ([leader, list]) => {
-        const request = {
-          transactionalId: null,
-          acks,
-          timeoutMs,
-          topicData: groupByTopic(list).map(([name, parts]) => ({
-            name,
-            partitionData: parts.map((b) => ({ index: b.partition, records: b.batch })),
-          })),
-        };
-        if (acks === 0) {
-          await this.#client.sendTo(leader, Produce, request, { expectResponse: false });
-          for (const b of list) this.#complete(b, -1, -1, results);
-          return;
-        }
+  async #produce(leader: number, acks: Acks, timeoutMs: number, batches: ProducerBatch[]): Promise<void> {
+    for (const b of batches) {
+      b.encoded ??= encodeRecordBatch({ baseOffset: 0, compression: CompressionType[b.compression], firstTimestamp: b.records[0]!.timestamp, records: b.records });
+    }
+    const request = {
+      transactionalId: null,
+      acks,
+      timeoutMs,
+      topicData: groupByTopic(batches).map(([name, parts]) => ({ name, partitionData: parts.map((b) => ({ index: b.partition, records: b.encoded! })) })),
+    };
+    try {
+      if (acks === 0) {
+        await this.#client.sendTo(leader, Produce, request, { expectResponse: false });
+        for (const b of batches) this.#complete(b, -1, -1);
+      } else {
         const response = await this.#client.sendTo(leader, Produce, request, { timeoutMs: timeoutMs + this.#client.requestTimeoutMs });
-        failures.push(...this.#applyResponse(list, response, results));
-      }),
-    );
-    for (const outcome of outcomes) {
-      if (outcome.status === 'fulfilled') continue;
-      const error = outcome.reason;
-      if (error instanceof GregorError && error.retriable) failures.push(error);
-      else throw error;
+        this.#applyResponse(batches, response);
+      }
+    } catch (error) {
+      for (const b of batches) if (b.slots.length > 0) this.#failedAttempt(b, error, true);
+    } finally {
+      for (const b of batches) this.#inFlight.delete(tpKey(b.topic, b.partition));
+      this.#scheduleDrain();
     }
-    return failures;
   }
 
-  #applyResponse(list: PartitionBatch[], response: ProduceResponse, results: RecordMetadata[]): GregorError[] {
-    const failures: GregorError[] = [];
-    for (const b of list) {
+  #applyResponse(batches: ProducerBatch[], response: ProduceResponse): void {
+    for (const b of batches) {
       const p = response.responses.find((t) => t.name === b.topic)?.partitionResponses.find((x) => x.index === b.partition);
-      if (!p) {
-        failures.push(new KafkaProtocolError(ErrorCode.UNKNOWN_SERVER_ERROR, `Produce response has no result for ${b.topic}-${b.partition}`));
-        continue;
-      }
-      if (p.errorCode === ErrorCode.NONE) {
-        this.#complete(b, p.baseOffset, p.logAppendTimeMs, results);
-        continue;
-      }
-      const error = new KafkaProtocolError(p.errorCode, `produce to ${b.topic}-${b.partition} failed with ${errorName(p.errorCode)}`);
-      if (!error.retriable) throw error;
-      failures.push(error);
+      if (!p) this.#failedAttempt(b, new KafkaProtocolError(ErrorCode.UNKNOWN_SERVER_ERROR, `Produce response has no result for ${b.topic}-${b.partition}`), true);
+      else if (p.errorCode === ErrorCode.NONE) this.#complete(b, p.baseOffset, p.logAppendTimeMs);
+      else this.#failedAttempt(b, new KafkaProtocolError(p.errorCode, `produce to ${b.topic}-${b.partition} failed with ${errorName(p.errorCode)}`), true);
     }
-    return failures;
   }
 
-  #complete(b: PartitionBatch, baseOffset: number, logAppendTime: number, results: RecordMetadata[]): void {
-    b.done = true;
-    b.indexes.forEach((index, i) => {
-      const r = results[index]!;
+  /**
+   * A retriable failure puts the batch back at the head of its partition (order kept) for another try
+   * after a backoff and a metadata refresh, while retries and delivery.timeout.ms allow; else it fails.
+   */
+  #failedAttempt(batch: ProducerBatch, error: unknown, wasSent = false): void {
+    if (wasSent) batch.attempts++;
+    const now = Date.now();
+    const wait = backoffMs(Math.max(0, batch.attempts - 1), this.#retryBackoffMs, this.#retryBackoffMaxMs);
+    const retriable = error instanceof GregorError && error.retriable;
+    if (!retriable || batch.attempts > this.#retries || now + wait - batch.createdAt >= this.#deliveryTimeoutMs) {
+      this.#fail(batch, error);
+      return;
+    }
+    // Not before the metadata refresh is done: the resend must go to the new leader.
+    batch.retryAt = Infinity;
+    if (wasSent) {
+      const k = tpKey(batch.topic, batch.partition);
+      const queue = this.#queues.get(k) ?? [];
+      queue.unshift(batch);
+      this.#queues.set(k, queue);
+    }
+    void this.#client
+      .refreshMetadata([batch.topic])
+      .catch(() => undefined)
+      .then(() => {
+        batch.retryAt = Math.max(now + wait, Date.now());
+        this.#wakeAt(batch.retryAt);
+      });
+  }
+
+  #fail(batch: ProducerBatch, error: unknown): void {
+    const k = tpKey(batch.topic, batch.partition);
+    const queue = this.#queues.get(k);
+    if (queue) {
+      const i = queue.indexOf(batch);
+      if (i >= 0) queue.splice(i, 1);
+      if (queue.length === 0) this.#queues.delete(k);
+    }
+    for (const { pending } of batch.slots) {
+      if (pending.settled) continue;
+      pending.settled = true;
+      pending.reject(error);
+    }
+    batch.slots = [];
+  }
+
+  #complete(b: ProducerBatch, baseOffset: number, logAppendTime: number): void {
+    b.slots.forEach(({ pending, index }, i) => {
+      const r = pending.results[index]!;
       r.partition = b.partition;
       r.offset = baseOffset < 0 ? -1 : baseOffset + i;
       r.logAppendTime = logAppendTime;
       if (logAppendTime >= 0) r.timestamp = logAppendTime;
+      if (--pending.remaining === 0 && !pending.settled) {
+        pending.settled = true;
+        pending.resolve(pending.results);
+      }
     });
+    b.slots = [];
   }
 }
 
-function groupByTopic(list: PartitionBatch[]): [string, PartitionBatch[]][] {
-  const out = new Map<string, PartitionBatch[]>();
+function groupByTopic(list: ProducerBatch[]): [string, ProducerBatch[]][] {
+  const out = new Map<string, ProducerBatch[]>();
   for (const b of list) out.set(b.topic, [...(out.get(b.topic) ?? []), b]);
   return [...out];
 }
