@@ -1,4 +1,4 @@
-import type { KafkaZkClient, ZkWatcher } from '@gregor/zookeeper';
+import { topicPath, type KafkaZkClient, type ZkWatcher } from '@gregor/zookeeper';
 import type { BrokerEndpoint } from './metadata-channel.js';
 import { threadIdsPerTopic, topicCountOf, type ConsumerThreadId, type TopicCount } from './topic-count.js';
 
@@ -31,7 +31,14 @@ export function myTopicThreadIds(count: TopicCount, allTopics: readonly string[]
 /** topic → partition ids from /brokers/topics/<t>, watching each for partition changes. */
 export async function partitionsForTopics(zk: KafkaZkClient, topics: readonly string[], watcher?: ZkWatcher): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>();
-  const found = await Promise.all(topics.map((t) => zk.getTopicAssignment(t, watcher)));
+  const found = await Promise.all(
+    topics.map(async (t) => {
+      const node = await zk.getTopicAssignment(t, watcher);
+      // A topic that does not exist yet: watch for its creation instead.
+      if (!node && watcher) await zk.zk.exists(topicPath(t), watcher);
+      return node;
+    }),
+  );
   topics.forEach((t, i) => {
     const node = found[i];
     out.set(t, node ? [...node.assignment.partitions.keys()].sort((a, b) => a - b) : []);

@@ -15,10 +15,10 @@ export function membershipWatcher(target: ListenerTarget): ZkWatcher {
   };
 }
 
-/** Kafka's ZKTopicPartitionChangeListener: /brokers/topics/<t> changed (partitions added); deletion is only logged. */
+/** Kafka's ZKTopicPartitionChangeListener: /brokers/topics/<t> created or changed (partitions added); deletion is only logged. */
 export function topicPartitionChangeWatcher(target: ListenerTarget): ZkWatcher {
   return (event) => {
-    if (event.type === 'dataChanged') target.trigger(`partitions of ${event.path} changed`);
+    if (event.type === 'dataChanged' || event.type === 'created') target.trigger(`partitions of ${event.path} changed`);
     else if (event.type === 'deleted') target.log.warn({ path: event.path }, 'topic deleted: it keeps its owners until the next rebalance');
   };
 }
