@@ -10,7 +10,7 @@
 //   npm run build && node bench/consumer-connector.mjs     env: N=1000000 BATCH=5000 CONCURRENCY=4 BATCH_SIZE=262144 LINGER_MS=5 SESSION_MS=6000
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
@@ -75,6 +75,7 @@ for (let attempt = 0; ; attempt++) {
 }
 await new Admin(client).waitForLeaders?.([TOPIC], 30_000);
 const results = {};
+console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
 try {
   // --- 1. producer ---------------------------------------------------------------------------
@@ -144,5 +145,6 @@ try {
   await zkNode.kill().catch(() => {});
   rmSync(work, { recursive: true, force: true });
 }
+console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log(JSON.stringify(results));
 process.exit(0);
