@@ -48,6 +48,7 @@ export class ZKRebalancerListener {
   #wake: (() => void) | null = null;
   #loop: Promise<void> | null = null;
   #stopped = false;
+  readonly #abort = new AbortController();
   #running: Promise<void> = Promise.resolve();
   /** Completed rebalances, failed syncedRebalance runs, and the last failure. */
   rebalanceCount = 0;
@@ -73,6 +74,7 @@ export class ZKRebalancerListener {
   /** Stops the loop after the rebalance in progress (shutdown holds this "rebalance lock"). */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#abort.abort();
     this.#wake?.();
     await this.#loop;
     await this.#running;
@@ -139,7 +141,7 @@ export class ZKRebalancerListener {
       }
       // Let go of everything and back off; jittered so members of a group do not retry in step.
       await this.#closeFetchers(false);
-      if (attempt + 1 < c.rebalanceMaxRetries) await sleep(backoffMs(0, 2 * c.rebalanceBackoffMs, 2 * c.rebalanceBackoffMs));
+      if (attempt + 1 < c.rebalanceMaxRetries) await sleep(backoffMs(0, 2 * c.rebalanceBackoffMs, 2 * c.rebalanceBackoffMs), this.#abort.signal);
     }
     this.failedRebalances++;
     const error = new ConsumerRebalanceFailedError(c.consumerId, c.rebalanceMaxRetries, { cause: lastError });
