@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Admin, KafkaClient, Producer } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
-import { ZookeeperConsumerConnector, type KafkaStream } from '@gregor/consumer';
+import { ConsumerRebalanceFailedError, ZookeeperConsumerConnector, type KafkaStream } from '@gregor/consumer';
+import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
 import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
 
 /** Whitelist/blacklist streams, topics created after subscribing, and the roundrobin strategy on a real group. */
@@ -86,5 +87,25 @@ describe('consumer connector subscriptions (ZooKeeper + in-process broker)', () 
     await waitFor(() => a.ownedPartitions().length + b.ownedPartitions().length === 6 && b.ownedPartitions().length === 3, 20_000, 'balanced');
     expect(a.ownedPartitions().map((p) => p.partition)).toEqual([0, 2, 4]);
     expect(b.ownedPartitions().map((p) => p.partition)).toEqual([1, 3, 5]);
+  }, 60_000);
+
+  it('a partition held by a stale owner fails every attempt with ConsumerRebalanceFailedError; the member recovers once it is released', async () => {
+    await createTopic('held', 2);
+    const other = await ZkClient.connect({ connectString: zk.connectString, logger: silentLogger() });
+    try {
+      // Someone else's session still owns partition 1 (a member that has not released yet).
+      expect(await new KafkaZkClient(other).claimPartition('stale', 'held', 1, 'stale_ghost-0')).toBe(true);
+      const c = await connect({ 'group.id': 'stale', 'consumer.id': 's1', 'rebalance.max.retries': '2', 'rebalance.backoff.ms': '100' });
+      const started = Date.now();
+      await expect(c.createMessageStreams({ held: 1 })).rejects.toBeInstanceOf(ConsumerRebalanceFailedError);
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(c.ownedPartitions()).toEqual([]); // a failed attempt keeps nothing
+      expect(c.stats()).toMatchObject({ failedRebalances: 1, lastRebalanceError: expect.stringMatching(/can't rebalance after 2 attempts/) });
+      await other.close(); // the ghost's session ends: its owner znode goes
+      await waitFor(() => c.ownedPartitions().length === 2, 20_000, 'the member retries by itself and owns both partitions');
+      expect(c.stats().lastRebalanceError).toBeNull();
+    } finally {
+      await other.close();
+    }
   }, 60_000);
 });

@@ -50,6 +50,7 @@ export class ZKRebalancerListener {
   #stopped = false;
   readonly #abort = new AbortController();
   #running: Promise<void> = Promise.resolve();
+  #retryTimer: NodeJS.Timeout | undefined;
   /** Completed rebalances, failed syncedRebalance runs, and the last failure. */
   rebalanceCount = 0;
   failedRebalances = 0;
@@ -74,16 +75,17 @@ export class ZKRebalancerListener {
   /** Stops the loop after the rebalance in progress (shutdown holds this "rebalance lock"). */
   async stop(): Promise<void> {
     this.#stopped = true;
+    clearTimeout(this.#retryTimer);
     this.#abort.abort();
     this.#wake?.();
     await this.#loop;
     await this.#running;
   }
 
-  /** Runs one syncedRebalance now (createMessageStreams waits for the first). */
+  /** Runs one syncedRebalance now (createMessageStreams waits for the first); a failure also schedules a retry. */
   syncedRebalance(): Promise<void> {
     const run = this.#running.then(() => this.#syncedRebalance());
-    this.#running = run.catch(() => {});
+    this.#running = run.catch((error: unknown) => this.#retryLater(error));
     return run;
   }
 
@@ -94,15 +96,20 @@ export class ZKRebalancerListener {
       await this.#idle(DEBOUNCE_MS); // collect the rest of the burst
       if (this.#stopped) break;
       this.#triggered = false;
-      try {
-        await this.syncedRebalance();
-      } catch (error) {
-        // Kafka's executor gave up until the next event; we try again after a pause (see docs).
-        this.#host.log.error({ err: (error as Error).message }, 'rebalance failed; retrying after a backoff');
-        await this.#idle(backoffMs(0, this.#host.config.rebalanceBackoffMs * 2 + 1000, 30_000));
-        this.#triggered = true;
-      }
+      await this.syncedRebalance().catch(() => {}); // a failure schedules its own retry
     }
+  }
+
+  /**
+   * Kafka's executor gave up until the next ZooKeeper event, leaving the member without partitions;
+   * we try again after a longer jittered pause (see docs/consumer-connector.md).
+   */
+  #retryLater(error: unknown): void {
+    if (this.#stopped) return;
+    const pause = backoffMs(0, this.#host.config.rebalanceBackoffMs * 2 + 1000, 30_000);
+    this.#host.log.error({ err: (error as Error).message, retryInMs: pause }, 'rebalance failed; trying again later');
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => this.trigger('retry after a failed rebalance'), pause);
   }
 
   #idle(ms: number): Promise<void> {
