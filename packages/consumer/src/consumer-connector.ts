@@ -1,5 +1,5 @@
 import { ConfigError, createLogger, sleep, validateTopicName, type Logger } from '@gregor/common';
-import { KafkaZkClient, ZkSession, type ZkClient } from '@gregor/zookeeper';
+import { KafkaZkClient, ZkSession, type ZkClient, type ZkWatcher } from '@gregor/zookeeper';
 import { consumerConfig, type ConsumerConfig, type ConsumerProperties } from './consumer-config.js';
 import { ConsumerStateError } from './consumer-errors.js';
 import { ConsumerFetcherManager, type FetcherView } from './consumer-fetcher-manager.js';
@@ -10,6 +10,7 @@ import { ZooKeeperOffsetStore, type OffsetStore } from './offset-store.js';
 import type { PartitionTopicInfo } from './partition-topic-info.js';
 import { registrationOf, topicFilterRegex, type TopicCount, type TopicFilter } from './topic-count.js';
 import { allTopicsWatcher, brokersWatcher, membershipWatcher, topicPartitionChangeWatcher } from './zk-listeners.js';
+import { WatchSet } from './watch-set.js';
 import { ZKRebalancerListener, type RebalancerHost } from './zk-rebalancer-listener.js';
 
 export interface ConnectorOptions {
@@ -74,6 +75,8 @@ export class ZookeeperConsumerConnector {
   #autoCommitTimer: NodeJS.Timeout | null = null;
   #shutdown: Promise<void> | null = null;
   #firstSession = true;
+  readonly #watches = new WatchSet();
+  #subscribedTopics: ReadonlySet<string> = new Set();
   commits = 0;
 
   private constructor(config: ConsumerConfig, session: ZkSession, options: ConnectorOptions, log: Logger) {
@@ -245,8 +248,9 @@ export class ZookeeperConsumerConnector {
   /** Runs inside every new session before it is used (ZKSessionExpireListener's re-registration). */
   async #onNewSession(client: ZkClient): Promise<void> {
     if (this.#firstSession || this.#shutdown) return;
-    // The old session's owner znodes are gone with it: forget them without releasing.
+    // The old session's owner znodes and watches are gone with it: forget them without releasing.
     this.topicRegistry = new Map();
+    this.#watches.reset();
     await this.#register(client);
   }
 
@@ -317,6 +321,14 @@ export class ZookeeperConsumerConnector {
   #rebalancerHost(): RebalancerHost {
     const self = this;
     const target = { trigger: (reason: string) => this.#rebalancer.trigger(reason), log: this.log };
+    const allTopics: ZkWatcher = allTopicsWatcher(
+      target,
+      (read) => this.#watches.read('topics', allTopics, read),
+      () => this.zk,
+      () => this.#topicCount,
+      this.config.excludeInternalTopics,
+      () => this.#subscribedTopics,
+    );
     return {
       config: this.config,
       zk: this.zk,
@@ -338,16 +350,17 @@ export class ZookeeperConsumerConnector {
       set topicRegistry(value) {
         self.topicRegistry = value;
       },
+      get subscribedTopics() {
+        return self.#subscribedTopics;
+      },
+      set subscribedTopics(value) {
+        self.#subscribedTopics = value;
+      },
+      watches: this.#watches,
       membershipWatcher: membershipWatcher(target),
       topicWatcher: topicPartitionChangeWatcher(target),
       brokersWatcher: brokersWatcher(target),
-      allTopicsWatcher: allTopicsWatcher(
-        target,
-        () => this.zk,
-        () => this.#topicCount,
-        this.config.excludeInternalTopics,
-        () => new Set([...this.topicRegistry.values()].map((i) => i.topic)),
-      ),
+      allTopicsWatcher: allTopics,
     };
   }
 }

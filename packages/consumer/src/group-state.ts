@@ -28,22 +28,12 @@ export function myTopicThreadIds(count: TopicCount, allTopics: readonly string[]
   return threadIdsPerTopic(count, allTopics, excludeInternalTopics);
 }
 
-/** topic → partition ids from /brokers/topics/<t>, watching each for partition changes. */
-export async function partitionsForTopics(zk: KafkaZkClient, topics: readonly string[], watcher?: ZkWatcher): Promise<Map<string, number[]>> {
-  const out = new Map<string, number[]>();
-  const found = await Promise.all(
-    topics.map(async (t) => {
-      const node = await zk.getTopicAssignment(t, watcher);
-      // A topic that does not exist yet: watch for its creation instead.
-      if (!node && watcher) await zk.zk.exists(topicPath(t), watcher);
-      return node;
-    }),
-  );
-  topics.forEach((t, i) => {
-    const node = found[i];
-    out.set(t, node ? [...node.assignment.partitions.keys()].sort((a, b) => a - b) : []);
-  });
-  return out;
+/** A topic's partition ids from /brokers/topics/<t> ([] while it does not exist), watching it for changes or creation. */
+export async function partitionsOfTopic(zk: KafkaZkClient, topic: string, watcher?: ZkWatcher): Promise<number[]> {
+  const node = await zk.getTopicAssignment(topic, watcher);
+  // A topic that does not exist yet: watch for its creation instead.
+  if (!node && watcher) await zk.zk.exists(topicPath(topic), watcher);
+  return node ? [...node.assignment.partitions.keys()].sort((a, b) => a - b) : [];
 }
 
 /** The registered brokers' PLAINTEXT (else first) endpoints. */

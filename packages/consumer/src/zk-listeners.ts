@@ -30,18 +30,23 @@ export function brokersWatcher(target: ListenerTarget): ZkWatcher {
   };
 }
 
-/** Wildcard subscriptions: a topic matching the filter was created or deleted. */
-export function allTopicsWatcher(target: ListenerTarget, zk: () => KafkaZkClient, count: () => TopicCount | null, excludeInternal: boolean, current: () => ReadonlySet<string>): ZkWatcher {
-  const watcher: ZkWatcher = async (event) => {
+/** Wildcard subscriptions: a topic matching the filter was created or deleted (the watch is re-armed through `rearm`). */
+export function allTopicsWatcher(
+  target: ListenerTarget,
+  rearm: (read: (watcher: ZkWatcher | undefined) => Promise<string[]>) => Promise<string[]>,
+  zk: () => KafkaZkClient,
+  count: () => TopicCount | null,
+  excludeInternal: boolean,
+  current: () => ReadonlySet<string>,
+): ZkWatcher {
+  return async (event) => {
     if (event.type !== 'childrenChanged') return;
     const c = count();
     if (!c || c.pattern === 'static') return;
     const filter = { kind: c.pattern, regex: c.regex } as const;
-    // Re-arm (watches fire once) while reading.
-    const matching = (await zk().getAllTopics(watcher)).filter((t) => topicAllowed(filter, t, excludeInternal));
+    const matching = (await rearm((w) => zk().getAllTopics(w))).filter((t) => topicAllowed(filter, t, excludeInternal));
     const known = current();
     if (matching.length !== known.size || matching.some((t) => !known.has(t))) target.trigger('topics matching the filter changed');
     else target.log.debug('topic list changed, no matching topic added or removed');
   };
-  return watcher;
 }

@@ -5,10 +5,11 @@ import type { ChunkQueue } from './chunk-queue.js';
 import type { ConsumerConfig } from './consumer-config.js';
 import { ConsumerRebalanceFailedError } from './consumer-errors.js';
 import type { ConsumerFetcherManager } from './consumer-fetcher-manager.js';
-import { consumersPerTopic, myTopicThreadIds, partitionsForTopics, registeredBrokers } from './group-state.js';
+import { consumersPerTopic, myTopicThreadIds, partitionsOfTopic, registeredBrokers } from './group-state.js';
 import type { OffsetStore } from './offset-store.js';
 import { PartitionTopicInfo } from './partition-topic-info.js';
 import { threadIdString, type TopicCount } from './topic-count.js';
+import type { WatchSet } from './watch-set.js';
 
 /** What the rebalancer needs from its connector. */
 export interface RebalancerHost {
@@ -26,11 +27,14 @@ export interface RebalancerHost {
   commitOffsets(isAutoCommit: boolean): Promise<void>;
   /** The partitions this consumer owns now (the "topic registry"). */
   topicRegistry: Map<string, PartitionTopicInfo>;
-  /** Watches of the rebalance triggers, re-armed on every attempt. */
+  /** The topics the subscription matched at the last assignment (wildcards compare new topic lists with it). */
+  subscribedTopics: ReadonlySet<string>;
+  /** Watches of the rebalance triggers, armed once each until they fire. */
+  watches: WatchSet;
   membershipWatcher: ZkWatcher;
   topicWatcher: ZkWatcher;
   brokersWatcher: ZkWatcher;
-  allTopicsWatcher: ZkWatcher | undefined;
+  allTopicsWatcher: ZkWatcher;
 }
 
 /** Quiet time after an event before rebalancing, so a burst of membership events costs one rebalance. */
@@ -182,7 +186,7 @@ export class ZKRebalancerListener {
 
     // 1. No brokers: wait for one (watch /brokers/ids) without touching what we own.
     const brokers = await registeredBrokers(zk);
-    if (brokers.length === 0 && (await registeredBrokers(zk, host.brokersWatcher)).length === 0) {
+    if (brokers.length === 0 && (await host.watches.read('brokers', host.brokersWatcher, (w) => registeredBrokers(zk, w))).length === 0) {
       host.log.warn('no brokers registered in ZooKeeper: waiting for one before rebalancing');
       return true;
     }
@@ -191,10 +195,13 @@ export class ZKRebalancerListener {
     await this.#release();
 
     // 5. Assign: every member's threads per topic, our topics' partitions.
-    const allTopics = await zk.getAllTopics(host.allTopicsWatcher);
+    const allTopics = count.pattern === 'static' ? await zk.getAllTopics() : await host.watches.read('topics', host.allTopicsWatcher, (w) => zk.getAllTopics(w));
     const mine = myTopicThreadIds(count, allTopics, c.excludeInternalTopics);
-    const { consumersForTopic } = await consumersPerTopic(zk, c.groupId, allTopics, c.excludeInternalTopics, host.membershipWatcher);
-    const partitionsForTopic = await partitionsForTopics(zk, [...mine.keys()], host.topicWatcher);
+    const { consumersForTopic } = await host.watches.read('ids', host.membershipWatcher, (w) => consumersPerTopic(zk, c.groupId, allTopics, c.excludeInternalTopics, w));
+    const topics = [...mine.keys()];
+    host.subscribedTopics = new Set(topics);
+    const partitions = await Promise.all(topics.map((t) => host.watches.read(`topic:${t}`, host.topicWatcher, (w) => partitionsOfTopic(zk, t, w))));
+    const partitionsForTopic = new Map(topics.map((t, i) => [t, partitions[i]!]));
     const assignment = assign(c.partitionAssignmentStrategy, { consumersForTopic, partitionsForTopic }).filter((a) => a.owner.consumerId === c.consumerId);
 
     // 6–7. Starting offsets, new PartitionTopicInfos.
