@@ -6,12 +6,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '@gregor/common';
 import { freePorts } from '@gregor/launcher';
-import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
-import type { StartedDockerComposeEnvironment } from 'testcontainers';
+import { KafkaZkClient, ZkSession } from '@gregor/zookeeper';
+import type { DockerComposeEnvironment, StartedDockerComposeEnvironment } from 'testcontainers';
 import { useDockerEngine } from './docker-env.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SERVICES = ['zk1', 'zk2', 'zk3', 'broker1', 'broker2', 'broker3'];
+const CONSUMERS = ['consumer1', 'consumer2'];
 
 /** Minimal view of dockerode's Container that the faults use. */
 interface DockerContainer {
@@ -27,28 +28,44 @@ export class ComposeCluster {
   readonly brokerPorts: number[];
   readonly httpPorts: number[];
   readonly zkPorts: number[];
+  readonly consumerPorts: number[];
+  readonly consumerGroup: string;
   readonly #env: StartedDockerComposeEnvironment;
+  readonly #compose: DockerComposeEnvironment;
   readonly #containers: Map<string, DockerContainer>;
-  readonly #zkClient: ZkClient;
+  /** A session that reconnects after the ZooKeeper faults (a plain client would stay expired). */
+  readonly #zkSession: ZkSession;
   readonly kafkaZk: KafkaZkClient;
 
-  private constructor(project: string, ports: number[], env: StartedDockerComposeEnvironment, containers: Map<string, DockerContainer>, zk: ZkClient) {
+  private constructor(project: string, ports: number[], group: string, compose: DockerComposeEnvironment, env: StartedDockerComposeEnvironment, containers: Map<string, DockerContainer>, zk: ZkSession) {
     this.project = project;
     this.brokerPorts = ports.slice(0, 3);
     this.httpPorts = ports.slice(3, 6);
     this.zkPorts = ports.slice(6, 9);
+    this.consumerPorts = ports.slice(9, 11);
+    this.consumerGroup = group;
+    this.#compose = compose;
     this.#env = env;
     this.#containers = containers;
-    this.#zkClient = zk;
+    this.#zkSession = zk;
     this.kafkaZk = new KafkaZkClient(zk);
   }
 
-  /** `docker-compose up` of compose.yaml + test/chaos/compose.chaos.yaml, waiting for every healthcheck. */
-  static async start(project: string): Promise<ComposeCluster> {
+  /**
+   * `docker-compose up` of compose.yaml + test/chaos/compose.chaos.yaml (ZooKeeper and brokers), waiting for
+   * every healthcheck. The consumer services (group `consumerGroup` on `consumerTopic`) start with startConsumers().
+   */
+  static async start(project: string, consumerTopic: string): Promise<ComposeCluster> {
     useDockerEngine();
-    const { DockerComposeEnvironment, Wait, getContainerRuntimeClient } = await import('testcontainers');
-    const ports = await freePorts(9);
-    const environment: Record<string, string> = {};
+    const { DockerComposeEnvironment, Wait } = await import('testcontainers');
+    const ports = await freePorts(11);
+    const group = `${consumerTopic}-group`;
+    const environment: Record<string, string> = {
+      GREGOR_CONSUMER1_PORT: String(ports[9]),
+      GREGOR_CONSUMER2_PORT: String(ports[10]),
+      GREGOR_CONSUMER_GROUP: group,
+      GREGOR_CONSUMER_TOPICS: consumerTopic,
+    };
     for (let i = 0; i < 3; i++) {
       environment[`GREGOR_BROKER${i + 1}_PORT`] = String(ports[i]);
       environment[`GREGOR_HTTP${i + 1}_PORT`] = String(ports[3 + i]);
@@ -64,20 +81,33 @@ export class ComposeCluster {
       compose = compose.withClientOptions({ executable: { standalone: true, executablePath: 'docker-compose' } });
     }
     const env = await compose.up(SERVICES);
-    const client = await getContainerRuntimeClient();
-    const containers = new Map<string, DockerContainer>();
-    for (const info of await client.container.list()) {
-      if (info.Labels['com.docker.compose.project'] !== project) continue;
-      containers.set(info.Labels['com.docker.compose.service']!, client.container.getById(info.Id) as unknown as DockerContainer);
-    }
-    for (const s of SERVICES) if (!containers.has(s)) throw new Error(`compose started no container for ${s}`);
-    const zk = await ZkClient.connect({
-      connectString: ports.slice(6).map((p) => `127.0.0.1:${p}`).join(','),
-      sessionTimeoutMs: 30_000,
-      operationTimeoutMs: 30_000,
+    const containers = await projectContainers(project, SERVICES);
+    const zk = new ZkSession({
+      connectString: ports.slice(6, 9).map((p) => `127.0.0.1:${p}`).join(','),
+      sessionTimeoutMs: 10_000,
+      operationTimeoutMs: 5_000,
       logger: silentLogger(),
     });
-    return new ComposeCluster(project, ports, env, containers, zk);
+    await zk.start();
+    return new ComposeCluster(project, ports, group, compose, env, containers, zk);
+  }
+
+  /** Starts the two consumer services (after the demo-topic job they depend on) and waits for them to be healthy. */
+  async startConsumers(): Promise<void> {
+    await this.#compose.up(CONSUMERS);
+    for (const [service, container] of await projectContainers(this.project, CONSUMERS)) this.#containers.set(service, container);
+  }
+
+  /** Owner (consumer thread id) of every partition of `topic` in the group, from /consumers/<group>/owners. */
+  async owners(topic: string, partitions: number[]): Promise<(string | null)[]> {
+    return Promise.all(partitions.map((p) => this.kafkaZk.getPartitionOwner(this.consumerGroup, topic, p)));
+  }
+
+  /** A consumer service's GET /v1/partitions. */
+  async consumerPartitions(index: number): Promise<{ topic: string; partition: number; lag: number | null; consumedOffset: number }[]> {
+    const res = await fetch(`http://127.0.0.1:${this.consumerPorts[index - 1]}/v1/partitions`);
+    if (!res.ok) throw new Error(`consumer${index} /v1/partitions: ${res.status}`);
+    return ((await res.json()) as { partitions: { topic: string; partition: number; lag: number | null; consumedOffset: number }[] }).partitions;
   }
 
   bootstrap(): string {
@@ -131,12 +161,26 @@ export class ComposeCluster {
     return this.kafkaZk.getControllerId();
   }
 
-  /** `docker-compose down -v`: containers, network and volumes. */
+  /** `docker-compose down -v`: containers, network and volumes (the consumers' too). */
   async down(): Promise<void> {
-    await this.#zkClient.close().catch(() => {});
+    await this.#zkSession.close().catch(() => {});
     for (const c of this.#containers.values()) {
       if ((await c.inspect().catch(() => null))?.State.Paused) await c.unpause().catch(() => {});
     }
     await this.#env.down({ removeVolumes: true, timeout: 0 });
   }
+}
+
+async function projectContainers(project: string, services: string[]): Promise<Map<string, DockerContainer>> {
+  const { getContainerRuntimeClient } = await import('testcontainers');
+  const client = await getContainerRuntimeClient();
+  const containers = new Map<string, DockerContainer>();
+  for (const info of await client.container.list()) {
+    const service = info.Labels['com.docker.compose.service'];
+    if (info.Labels['com.docker.compose.project'] === project && service && services.includes(service)) {
+      containers.set(service, client.container.getById(info.Id) as unknown as DockerContainer);
+    }
+  }
+  for (const s of services) if (!containers.has(s)) throw new Error(`compose started no container for ${s}`);
+  return containers;
 }

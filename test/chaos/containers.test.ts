@@ -27,7 +27,7 @@ describe('cluster in containers under faults (testcontainers + compose.yaml)', (
   const windows: { scenario: string; faultToNewLeaderMs: number | null; firstAckAfterMs: number; longestAckGapMs: number }[] = [];
 
   beforeAll(async () => {
-    cluster = await ComposeCluster.start(`gregorchaos${process.pid}`);
+    cluster = await ComposeCluster.start(`gregorchaos${process.pid}`, TOPIC);
     note(`cluster healthy in ${((Date.now() - t0) / 1000).toFixed(1)} s (project ${cluster.project}, bootstrap ${cluster.bootstrap()})`);
     // Through the HTTP admin of broker 1, as an operator would.
     const res = await fetch(`${cluster.httpUrl(1)}/v1/topics`, {
@@ -37,6 +37,10 @@ describe('cluster in containers under faults (testcontainers + compose.yaml)', (
     });
     expect(res.status, await res.clone().text()).toBe(201);
     await converged(30_000);
+    // The consumer group (two consumer-service containers) reads the topic throughout, as the verifying consumer does.
+    await cluster.startConsumers();
+    await groupOwnsAll();
+    note(`consumer services up; group ${cluster.consumerGroup} owns every partition`);
     producer = new VerifyingProducer(cluster.bootstrap(), TOPIC, 'c');
     producer.start(300);
     consumer = new VerifyingConsumer(cluster.bootstrap(), TOPIC);
@@ -57,6 +61,15 @@ describe('cluster in containers under faults (testcontainers + compose.yaml)', (
       for (const p of PARTITIONS) if ((await cluster.partitionState(TOPIC, p))?.isr.length !== 3) return false;
       return true;
     }, timeoutMs, 'ISR convergence');
+  }
+
+  /** Every partition of the topic owned by a live member of the consumer group; returns the owners. */
+  async function groupOwnsAll(timeoutMs = 60_000, without?: string): Promise<string[]> {
+    return waitFor(async () => {
+      const owners = await cluster.owners(TOPIC, PARTITIONS);
+      if (owners.some((o) => o === null || (without !== undefined && o.includes(without)))) return null;
+      return owners as string[];
+    }, timeoutMs, 'consumer group owning every partition');
   }
 
   /** Waits for acks after the fault and records the scenario's window; fails when acks took 30 s or more. */
@@ -137,6 +150,24 @@ describe('cluster in containers under faults (testcontainers + compose.yaml)', (
     note(`follower pause: unpaused at ${at(unpausedAt)}, ISRs converged ${Date.now() - unpausedAt} ms later`);
   }, 150_000);
 
+  it('docker kill a consumer-service container and start it: the group owns every partition again', async () => {
+    const faultAt = Date.now();
+    await cluster.kill('consumer1');
+    note(`consumer kill: fault at ${at(faultAt)}: killed consumer1 (owners ${(await cluster.owners(TOPIC, PARTITIONS)).join(', ')})`);
+    const survivors = await groupOwnsAll(60_000, '_consumer1-');
+    const takenAt = Date.now();
+    note(`consumer kill: consumer2 owns every partition at ${at(takenAt)} (${takenAt - faultAt} ms): ${survivors.join(', ')}`);
+    const restartAt = Date.now();
+    await cluster.startService('consumer1');
+    await cluster.waitHealthy('consumer1');
+    const back = await waitFor(async () => {
+      const owners = await cluster.owners(TOPIC, PARTITIONS);
+      return owners.every((o) => o !== null) && owners.some((o) => o!.includes('_consumer1-')) ? owners : null;
+    }, 60_000, 'consumer1 owning partitions again');
+    note(`consumer kill: consumer1 back, group rebalanced at ${at(Date.now())} (${Date.now() - restartAt} ms after the restart): ${back.join(', ')}`);
+    windows.push({ scenario: 'consumer kill (ownership)', faultToNewLeaderMs: takenAt - faultAt, firstAckAfterMs: 0, longestAckGapMs: 0 });
+  }, 150_000);
+
   it('docker kill one ZooKeeper container, then a second (no quorum), then start both: nothing lost, acks resume', async () => {
     const firstAt = Date.now();
     await cluster.kill('zk1');
@@ -167,5 +198,12 @@ describe('cluster in containers under faults (testcontainers + compose.yaml)', (
     expect(missing.slice(0, 20)).toEqual([]);
     expect(producer.acked.size).toBeGreaterThan(1000);
     await converged();
+    // The consumer group owns every partition and has read up to the end (lag 0 on both services).
+    await groupOwnsAll();
+    await waitFor(async () => {
+      const parts = [...(await cluster.consumerPartitions(1)), ...(await cluster.consumerPartitions(2))].filter((p) => p.topic === TOPIC);
+      return parts.length === PARTITIONS.length && parts.every((p) => p.lag === 0);
+    }, 60_000, 'consumer group lag 0');
+    note('verify: consumer group owns every partition with lag 0');
   }, 120_000);
 });
