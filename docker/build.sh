@@ -2,7 +2,8 @@
 # Builds the gregor images: gregor/broker and gregor/zookeeper (tag $GREGOR_TAG, default latest).
 #   bash docker/build.sh            FROM the offline bases gregor/base-{node,jre}:bookworm (scripts/docker-setup.sh makes it)
 #   bash docker/build.sh --public   FROM node:20-bookworm-slim and debian:bookworm-slim (needs a registry)
-# It runs the TypeScript build, stages the app outside the repo and builds with the legacy builder.
+# It runs the TypeScript build (GREGOR_SKIP_TSC=1: already done), stages the app outside the repo and builds
+# with the legacy builder.
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TAG=${GREGOR_TAG:-latest}
@@ -11,7 +12,7 @@ ZK_BASE=gregor/base-jre:bookworm
 if [ "${1:-}" = --public ]; then BROKER_BASE=node:20-bookworm-slim; ZK_BASE=debian:bookworm-slim; fi
 STAGE=$(mktemp -d -t gregor-image-XXXXXX)
 trap 'rm -rf "$STAGE"' EXIT
-(cd "$REPO" && npx tsc -b)
+[ "${GREGOR_SKIP_TSC:-0}" = 1 ] || (cd "$REPO" && npx tsc -b)
 node "$REPO/docker/stage-app.mjs" "$STAGE/app"
 cp "$REPO/docker/broker/Dockerfile" "$STAGE/Dockerfile"
 docker build -q --build-arg "BASE_IMAGE=$BROKER_BASE" -t "gregor/broker:$TAG" "$STAGE"

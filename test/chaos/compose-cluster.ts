@@ -57,6 +57,7 @@ export class ComposeCluster {
    */
   static async start(project: string, consumerTopic: string): Promise<ComposeCluster> {
     useDockerEngine();
+    buildImages();
     const { DockerComposeEnvironment, Wait } = await import('testcontainers');
     const ports = await freePorts(11);
     const group = `${consumerTopic}-group`;
@@ -183,4 +184,10 @@ async function projectContainers(project: string, services: string[]): Promise<M
   }
   for (const s of services) if (!containers.has(s)) throw new Error(`compose started no container for ${s}`);
   return containers;
+}
+
+/** Rebuilds gregor/broker and gregor/zookeeper from the current build (every package's dist), so the containers run this code. */
+function buildImages(): void {
+  const r = spawnSync('bash', [join(REPO, 'docker', 'build.sh')], { env: { ...process.env, GREGOR_SKIP_TSC: '1' }, encoding: 'utf8', timeout: 180_000 });
+  if (r.status !== 0) throw new Error(`docker/build.sh failed (${r.status ?? r.signal}): ${(r.stderr || r.stdout).slice(-2000)}`);
 }
