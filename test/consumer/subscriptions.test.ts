@@ -108,4 +108,27 @@ describe('consumer connector subscriptions (ZooKeeper + in-process broker)', () 
       await other.close();
     }
   }, 60_000);
+
+  it('an out-of-range committed offset resets per auto.offset.reset: smallest reads from the start, largest only new records', async () => {
+    await createTopic('oor', 1);
+    await producer.send({ topic: 'oor', messages: [{ value: 'old-1' }, { value: 'old-2' }] });
+    const zkc = await ZkClient.connect({ connectString: zk.connectString, logger: silentLogger() });
+    try {
+      for (const g of ['oor-small', 'oor-large']) await new KafkaZkClient(zkc).commitConsumerOffset(g, 'oor', 0, 1_000_000);
+    } finally {
+      await zkc.close();
+    }
+    const small: string[] = [];
+    const large: string[] = [];
+    const s = await connect({ 'group.id': 'oor-small', 'auto.offset.reset': 'smallest' });
+    const l = await connect({ 'group.id': 'oor-large', 'auto.offset.reset': 'largest' });
+    drain((await s.createMessageStreams({ oor: 1 })).oor!, small);
+    drain((await l.createMessageStreams({ oor: 1 })).oor!, large);
+    await waitFor(() => small.length === 2, 10_000, 'smallest: reads both old records');
+    await waitFor(() => l.ownedPartitions()[0]?.fetchedOffset === 2, 10_000, 'largest: positioned at the log end');
+    await producer.send({ topic: 'oor', messages: [{ value: 'new' }] });
+    await waitFor(() => large.length === 1 && small.length === 3, 10_000, 'both read the new record');
+    expect(large).toEqual(['oor:new']);
+    expect(small).toEqual(['oor:old-1', 'oor:old-2', 'oor:new']);
+  }, 60_000);
 });

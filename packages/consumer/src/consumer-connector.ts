@@ -53,13 +53,21 @@ export interface ConnectorStats {
   queuedChunks: number;
 }
 
+/** Kafka's ConsumerConnector trait: what an application uses, whatever keeps the group together. */
+export interface ConsumerConnector {
+  createMessageStreams(topicCountMap: Readonly<Record<string, number>>): Promise<Record<string, KafkaStream[]>>;
+  createMessageStreamsByFilter(filter: TopicFilter, numStreams?: number): Promise<KafkaStream[]>;
+  commitOffsets(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
 /**
  * Kafka's ZookeeperConsumerConnector: registers the consumer under /consumers/<group>/ids, balances the
  * group's partitions among the members through ZooKeeper (owners as ephemeral znodes), fetches owned
  * partitions from their leaders into bounded stream queues, and stores consumed offsets
  * (`offsets.storage`). Create with `ZookeeperConsumerConnector.create(config)`.
  */
-export class ZookeeperConsumerConnector {
+export class ZookeeperConsumerConnector implements ConsumerConnector {
   readonly config: ConsumerConfig;
   readonly log: Logger;
   readonly #session: ZkSession;

@@ -1,5 +1,5 @@
 export { consumerConfig, generateConsumerId, type ConsumerConfig, type ConsumerProperties, type AutoOffsetReset, type OffsetsStorage, type AssignmentStrategy } from './consumer-config.js';
-export { ZookeeperConsumerConnector, type ConnectorOptions, type OwnedPartition, type ConnectorStats } from './consumer-connector.js';
+export { ZookeeperConsumerConnector, type ConsumerConnector, type ConnectorOptions, type OwnedPartition, type ConnectorStats } from './consumer-connector.js';
 export { KafkaStream } from './kafka-stream.js';
 export { ConsumerIterator } from './consumer-iterator.js';
 export type { MessageAndMetadata } from './message-and-metadata.js';
