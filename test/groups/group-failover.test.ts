@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@gregor/common';
 import { Admin, KafkaClient, KafkaOffsetStore, Producer, Reader, findGroupCoordinator, type Message } from '@gregor/client';
 import { ProcessCluster } from '../support/process-cluster.js';
 import { waitFor } from '../support/in-process-cluster.js';
@@ -18,7 +19,7 @@ class CommittingReader {
   readonly #loop: Promise<void>;
 
   constructor(bootstrap: string, groupId: string, topic: string) {
-    this.reader = new Reader({ brokers: bootstrap, groupId, topic, sessionTimeoutMs: SESSION_MS, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 10_000, joinGroupBackoffMs: 500 });
+    this.reader = new Reader({ brokers: bootstrap, groupId, topic, sessionTimeoutMs: SESSION_MS, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 10_000, joinGroupBackoffMs: 500, ...(process.env.TEST_LOG ? { logger: createLogger(`reader-${groupId}`, { level: process.env.TEST_LOG }) } : {}) });
     this.#loop = (async () => {
       while (!this.#abort.signal.aborted) {
         let m: Message;
@@ -83,7 +84,14 @@ describe('group coordinator under failures (processes)', () => {
     await waitFor(() => readers.reduce((n, r) => n + r.committed.length, 0) >= 800, 40_000, '800 committed');
     const coordinator = await findGroupCoordinator(client, 'g-fo');
     await cluster.broker(coordinator).kill();
-    await waitFor(() => new Set(readers.flatMap((r) => [...r.fetched])).size === TOTAL, 60_000, `all ${TOTAL} read after the coordinator failed`);
+    await waitFor(() => new Set(readers.flatMap((r) => [...r.fetched])).size === TOTAL, 60_000, `all ${TOTAL} read after the coordinator failed`).catch((e) => {
+      const all = new Set(readers.flatMap((r) => [...r.fetched]));
+      const missing = new Map<number, number>();
+      for (let i = 0; i < TOTAL; i++) if (!all.has(`v${i}`)) missing.set(i % PARTITIONS, (missing.get(i % PARTITIONS) ?? 0) + 1);
+      console.log('missing by partition', Object.fromEntries(missing));
+      console.log(readers.map((r) => ({ fetched: r.fetched.size, committed: r.committed.length, assignment: r.reader.assignment(), generation: r.reader.generationId, stats: r.reader.stats })));
+      throw e;
+    });
     const newCoordinator = await waitFor(async () => {
       const c = await findGroupCoordinator(client, 'g-fo').catch(() => -1);
       return c !== coordinator && c > 0 ? c : null;

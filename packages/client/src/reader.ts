@@ -56,7 +56,6 @@ interface ActiveGeneration {
   abort: AbortController;
   end: (reason: string) => void;
   ended: Promise<string>;
-  owned: Set<string>;
 }
 
 /**
@@ -79,11 +78,16 @@ export class Reader {
   readonly #heartbeatIntervalMs: number;
   readonly #commitIntervalMs: number;
   readonly #joinBackoffMs: number;
+  /**
+   * One connection pool per partition for its fetch loop (kafka-go's per-partition connections): a broker
+   * answers a connection's requests in order, so an idle partition's long-poll must not hold up another
+   * partition's data, nor heartbeats and commits, which use `#client`.
+   */
+  readonly #fetchClients = new Map<string, KafkaClient>();
   readonly #stop = new AbortController();
   /** Highest offset+1 per partition waiting for the commit timer. */
-  readonly #pending = new Map<string, { topic: string; partition: number; offset: number }>();
+  readonly #pending = new Map<string, { topic: string; partition: number; offset: number; generationId: number }>();
   #active: ActiveGeneration | null = null;
-  #activeWaiters: (() => void)[] = [];
   #run: Promise<void> | null = null;
   #closed: Promise<void> | null = null;
   readonly stats: ReaderStats = { generations: 0, rebalances: 0, fetched: 0, commits: 0 };
@@ -137,37 +141,43 @@ export class Reader {
     return m;
   }
 
-  /** Commits offset+1 of each message (the highest per partition). With commitIntervalMs > 0 only queues them. */
+  /**
+   * Commits offset+1 of each message (the highest per partition). With commitIntervalMs > 0 only queues them.
+   * Only messages of the current generation can be committed (after a rebalance their partition may belong to
+   * another member, which starts from the last commit): with commitIntervalMs 0 older ones throw ILLEGAL_GENERATION.
+   */
   async commitMessages(...messages: Message[]): Promise<void> {
+    const current = this.#active?.gen.generationId;
+    let stale = 0;
     for (const m of messages) {
+      if (m.generationId !== current) {
+        stale++;
+        continue;
+      }
       const k = tpKey(m.topic, m.partition);
       const prev = this.#pending.get(k);
-      if (!prev || prev.offset < m.offset + 1) this.#pending.set(k, { topic: m.topic, partition: m.partition, offset: m.offset + 1 });
+      if (!prev || prev.offset < m.offset + 1) this.#pending.set(k, { topic: m.topic, partition: m.partition, offset: m.offset + 1, generationId: m.generationId });
     }
-    if (this.#commitIntervalMs === 0) await this.#flush();
+    if (this.#commitIntervalMs === 0) {
+      await this.#flush();
+      if (stale > 0) throw new KafkaProtocolError(ErrorCode.ILLEGAL_GENERATION, `${stale} message(s) were fetched in an earlier generation and cannot be committed`);
+    }
   }
 
-  /** Commits what is pending for partitions of the current generation; others' offsets are dropped (they moved). */
+  /** Commits what is pending for the current generation; entries of an ended generation are dropped. */
   async #flush(): Promise<void> {
     if (this.#pending.size === 0) return;
-    let active = this.#active;
-    if (!active) {
-      if (this.#stop.signal.aborted) return;
-      await new Promise<void>((resolve) => this.#activeWaiters.push(resolve));
-      active = this.#active;
-      if (!active) return;
-    }
-    const batch = [...this.#pending.values()].filter((o) => active.owned.has(tpKey(o.topic, o.partition)));
-    for (const o of [...this.#pending.values()]) {
-      if (!active.owned.has(tpKey(o.topic, o.partition))) this.#log.debug({ topic: o.topic, partition: o.partition }, 'dropping a commit for a partition no longer assigned');
-    }
+    const active = this.#active;
+    const batch = [...this.#pending.values()].filter((o) => active && o.generationId === active.gen.generationId);
+    const dropped = this.#pending.size - batch.length;
+    if (dropped > 0) this.#log.debug({ dropped }, 'dropping commits of an ended generation');
     this.#pending.clear();
-    if (batch.length === 0) return;
+    if (!active || batch.length === 0) return;
     try {
       await this.#offsets.commit(batch, { generationId: active.gen.generationId, memberId: active.gen.memberId });
       this.stats.commits++;
     } catch (error) {
-      // Keep them for the next attempt unless a newer commit superseded them.
+      // Keep them for the next flush of this generation unless a newer commit superseded them.
       for (const o of batch) {
         const k = tpKey(o.topic, o.partition);
         const cur = this.#pending.get(k);
@@ -202,12 +212,10 @@ export class Reader {
     let end!: (reason: string) => void;
     const ended = new Promise<string>((resolve) => (end = resolve));
     const abort = new AbortController();
-    const owned = new Set([...gen.assignment].flatMap(([t, ps]) => ps.map((p) => tpKey(t, p))));
-    const active: ActiveGeneration = { gen, abort, end: (r) => end(r), ended, owned };
+    const active: ActiveGeneration = { gen, abort, end: (r) => end(r), ended };
     const onStop = () => end('closing');
     this.#stop.signal.addEventListener('abort', onStop, { once: true });
     this.#active = active;
-    for (const wake of this.#activeWaiters.splice(0)) wake();
 
     const heartbeats = this.#heartbeatLoop(active);
     const commitTimer = this.#commitIntervalMs > 0 ? setInterval(() => void this.#flush().catch((e) => this.#log.warn({ err: e.message }, 'commit failed')), this.#commitIntervalMs) : undefined;
@@ -264,6 +272,13 @@ export class Reader {
     return (await listOffsets(this.#client, topic, [{ partition, timestamp }])).get(partition)!.offset;
   }
 
+  #fetchClient(topic: string, partition: number): KafkaClient {
+    const k = tpKey(topic, partition);
+    let client = this.#fetchClients.get(k);
+    if (!client) this.#fetchClients.set(k, (client = new KafkaClient({ ...this.#config, logger: this.#log })));
+    return client;
+  }
+
   /** One partition's loop: fetch from its leader, queue the records (waiting when the queue is full). */
   async #fetchLoop(topic: string, partition: number, start: number, active: ActiveGeneration): Promise<void> {
     const signal = active.abort.signal;
@@ -273,8 +288,9 @@ export class Reader {
     while (!signal.aborted) {
       try {
         if (position < 0) position = await this.#resetOffset(topic, partition);
-        const leader = await this.#client.leaderFor(topic, partition);
-        const [r] = await fetchFromBroker(this.#client, leader, topic, [{ partition, fetchOffset: position, partitionMaxBytes }], this.#config);
+        const client = this.#fetchClient(topic, partition);
+        const leader = await client.leaderFor(topic, partition);
+        const [r] = await fetchFromBroker(client, leader, topic, [{ partition, fetchOffset: position, partitionMaxBytes }], this.#config);
         if (signal.aborted) return;
         if (r!.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) {
           this.#log.warn({ topic, partition, offset: position }, 'offset out of range; resetting');
@@ -292,7 +308,7 @@ export class Reader {
       } catch (error) {
         if (signal.aborted) return;
         this.#log.debug({ topic, partition, err: (error as Error).message }, 'fetch failed; retrying');
-        await this.#client.refreshMetadata([topic]).catch(() => undefined);
+        await this.#fetchClient(topic, partition).refreshMetadata([topic]).catch(() => undefined);
         await sleep(backoffMs(failures++, 100, 1000), signal);
       }
     }
@@ -302,12 +318,11 @@ export class Reader {
   close(): Promise<void> {
     this.#closed ??= (async () => {
       this.#stop.abort();
-      for (const wake of this.#activeWaiters.splice(0)) wake();
       await this.#run;
       await this.#flush().catch(() => undefined);
       await this.#membership.leave();
       this.#queue.fail(new ClientClosedError('the reader is closed'));
-      await this.#client.close();
+      await Promise.all([this.#client, ...this.#fetchClients.values()].map((c) => c.close()));
     })();
     return this.#closed;
   }
