@@ -13,3 +13,4 @@ export { readMetaProperties, writeMetaProperties, META_PROPERTIES_FILE, type Bro
 export { partitionDirName, parseTopicPartitionDir, filenamePrefixFromOffset } from './file-names.js';
 export { splitBatches, readBatchHeader, batchProblem, computeBatchCrc, type BatchHeader } from './batch-scan.js';
 export { nodeIo, type SegmentIo } from './segment-io.js';
+export { LogCleaner, encodeCompactedBatch, DEFAULT_DELETE_RETENTION_MS, type LogCleanerOptions, type CleanResult } from './log-cleaner.js';

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Attributes, BatchOffsets } from '@gregor/protocol';
 import { CorruptDataError, ErrorCode, GregorError, type Logger } from '@gregor/common';
@@ -17,6 +17,7 @@ import { LogSegment, storageError } from './segment.js';
 import { SegmentMap } from './segment-map.js';
 import { fsyncDir } from './checkpoint-file.js';
 import { nodeIo, type SegmentIo } from './segment-io.js';
+import { CLEANED_DIR, SWAP_FILE_SUFFIX, completeSwaps } from './segment-swap.js';
 
 const MAX_RELATIVE_OFFSET = 0x7fffffff;
 
@@ -310,6 +311,41 @@ export class PartitionLog {
     return deletable.length;
   }
 
+  /**
+   * Log compaction: replaces the consecutive inactive segments starting at `baseOffsets[0]` with one segment
+   * holding `records` (batches covering exactly the same offsets). The new segment is written aside, renamed
+   * to `*.swap`, the old ones are deleted, then the swap files take their final names; a crash at any step is
+   * completed by the next load (Kafka's swap protocol).
+   */
+  replaceSegments(baseOffsets: readonly number[], records: Buffer): void {
+    this.#checkOpen();
+    const old = baseOffsets.map((b) => this.#segments.values().find((s) => s.baseOffset === b));
+    if (old.length === 0 || old.some((s) => !s || s === this.#active())) throw new Error('replaceSegments: only existing inactive segments can be replaced');
+    const base = baseOffsets[0]!;
+    const tmpDir = join(this.dir, CLEANED_DIR);
+    rmSync(tmpDir, { recursive: true, force: true });
+    mkdirSync(tmpDir);
+    const cleaned = new LogSegment(tmpDir, base, this.#segmentOptions(), true, this.#time());
+    try {
+      cleaned.append(records, splitBatches(records));
+      cleaned.onBecomeInactive();
+      cleaned.flush();
+    } finally {
+      cleaned.close();
+    }
+    for (const path of [cleaned.logPath, cleaned.offsetIndex.path, cleaned.timeIndex.path]) {
+      renameSync(path, join(this.dir, path.slice(tmpDir.length + 1) + SWAP_FILE_SUFFIX));
+    }
+    rmSync(tmpDir, { recursive: true, force: true });
+    fsyncDir(this.dir);
+    for (const segment of old) this.#removeSegment(segment!);
+    completeSwaps(this.dir);
+    fsyncDir(this.dir);
+    const segment = new LogSegment(this.dir, base, this.#segmentOptions(), false, this.#time());
+    if (!segment.loadIndexes()) recoverSegment(segment, () => {});
+    this.#addSegment(segment);
+  }
+
   /** Fsyncs every segment holding unflushed offsets and moves the recovery point to LEO. */
   flush(): void {
     this.#checkOpen();
@@ -418,6 +454,9 @@ export class PartitionLog {
   }
 
   #load(hadCleanShutdown: boolean, checkpointedLogStart: number | undefined): void {
+    // An interrupted compaction: finish a committed swap, drop an uncommitted cleaned segment.
+    if (existsSync(join(this.dir, CLEANED_DIR))) rmSync(join(this.dir, CLEANED_DIR), { recursive: true, force: true });
+    completeSwaps(this.dir);
     const files = readdirSync(this.dir);
     const bases = new Set<number>();
     for (const name of files) {

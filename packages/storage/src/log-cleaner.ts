@@ -1,0 +1,216 @@
+import { type Logger } from '@gregor/common';
+import { Attributes, BATCH_HEADER_SIZE, BatchOffsets, computeBatchCrc, CURRENT_MAGIC, decodeRecordSet, Writer, type DecodedRecord } from '@gregor/protocol';
+import type { PartitionLog } from './log.js';
+
+/** Kafka's `delete.retention.ms` default: tombstones stay readable this long. */
+export const DEFAULT_DELETE_RETENTION_MS = 86_400_000;
+/** Records per rewritten batch. */
+const RECORDS_PER_BATCH = 500;
+const READ_CHUNK_BYTES = 4 * 1024 * 1024;
+
+export interface LogCleanerOptions {
+  /** The logs to consider (the log manager's). */
+  logs: () => PartitionLog[];
+  /** `cleanup.policy` contains `compact`. */
+  isCompacted: (topic: string) => boolean;
+  /** `delete.retention.ms` of a topic. */
+  deleteRetentionMs: (topic: string) => number;
+  /** How often logs are checked (Kafka's `log.cleaner.backoff.ms` is 15000). */
+  intervalMs: number;
+  logger: Logger;
+  time?: () => number;
+}
+
+export interface CleanResult {
+  segments: number;
+  recordsBefore: number;
+  recordsAfter: number;
+  bytesBefore: number;
+  bytesAfter: number;
+}
+
+interface Kept {
+  offset: number;
+  record: DecodedRecord;
+}
+
+/** Varint size helpers for one record of a RecordBatch v2. */
+function varintSize(v: number): number {
+  let z = (v << 1) ^ (v >> 31);
+  z >>>= 0;
+  let n = 1;
+  while (z >= 0x80) {
+    z >>>= 7;
+    n++;
+  }
+  return n;
+}
+
+function varlongSize(v: number): number {
+  let z = BigInt.asUintN(64, (BigInt(v) << 1n) ^ (BigInt(v) >> 63n));
+  let n = 1;
+  while (z >= 0x80n) {
+    z >>= 7n;
+    n++;
+  }
+  return n;
+}
+
+function bytesSize(b: Buffer | null): number {
+  return b === null ? varintSize(-1) : varintSize(b.length) + b.length;
+}
+
+function writeBytes(w: Writer, b: Buffer | null): void {
+  if (b === null) w.varint(-1);
+  else w.varint(b.length).raw(b);
+}
+
+/**
+ * One uncompressed batch spanning exactly [baseOffset, lastOffset] holding `kept` at their own offsets (gaps
+ * between records are what compaction leaves; the span keeps segments contiguous for recovery).
+ */
+export function encodeCompactedBatch(baseOffset: number, lastOffset: number, kept: readonly Kept[], emptyTimestamp: number): Buffer {
+  const firstTimestamp = kept.length > 0 ? kept[0]!.record.timestamp : emptyTimestamp;
+  let maxTimestamp = firstTimestamp;
+  const w = new Writer(1024);
+  w.raw(Buffer.alloc(BATCH_HEADER_SIZE));
+  for (const { offset, record } of kept) {
+    maxTimestamp = Math.max(maxTimestamp, record.timestamp);
+    const tsDelta = record.timestamp - firstTimestamp;
+    const offsetDelta = offset - baseOffset;
+    const headerKeys = record.headers.map((h) => Buffer.from(h.key, 'utf8'));
+    let size = 1 + varlongSize(tsDelta) + varintSize(offsetDelta) + bytesSize(record.key) + bytesSize(record.value) + varintSize(record.headers.length);
+    record.headers.forEach((h, i) => (size += bytesSize(headerKeys[i]!) + bytesSize(h.value)));
+    w.varint(size).int8(0).varlong(tsDelta).varint(offsetDelta);
+    writeBytes(w, record.key);
+    writeBytes(w, record.value);
+    w.varint(record.headers.length);
+    record.headers.forEach((h, i) => {
+      writeBytes(w, headerKeys[i]!);
+      writeBytes(w, h.value);
+    });
+  }
+  const batch = w.toBuffer();
+  batch.writeBigInt64BE(BigInt(baseOffset), BatchOffsets.baseOffset);
+  batch.writeInt32BE(batch.length - 12, BatchOffsets.batchLength);
+  batch.writeInt32BE(-1, BatchOffsets.partitionLeaderEpoch);
+  batch.writeInt8(CURRENT_MAGIC, BatchOffsets.magic);
+  batch.writeInt16BE(0, BatchOffsets.attributes);
+  batch.writeInt32BE(lastOffset - baseOffset, BatchOffsets.lastOffsetDelta);
+  batch.writeBigInt64BE(BigInt(firstTimestamp), BatchOffsets.firstTimestamp);
+  batch.writeBigInt64BE(BigInt(maxTimestamp), BatchOffsets.maxTimestamp);
+  batch.writeBigInt64BE(-1n, BatchOffsets.producerId);
+  batch.writeInt16BE(-1, BatchOffsets.producerEpoch);
+  batch.writeInt32BE(-1, BatchOffsets.baseSequence);
+  batch.writeInt32BE(kept.length, BatchOffsets.recordCount);
+  batch.writeUInt32BE(computeBatchCrc(batch, 0, batch.length), BatchOffsets.crc);
+  return batch;
+}
+
+/**
+ * Log compaction for topics with `cleanup.policy=compact` (Kafka's LogCleaner, simplified): the inactive
+ * segments below the high watermark are rewritten keeping, for each key, only its latest record up to the
+ * high watermark; tombstones (null values) go once they are older than `delete.retention.ms`. Records keep
+ * their offsets. The active segment is never touched.
+ */
+export class LogCleaner {
+  readonly #opts: LogCleanerOptions;
+  readonly #time: () => number;
+  #timer: NodeJS.Timeout | undefined;
+  #running = false;
+
+  constructor(options: LogCleanerOptions) {
+    this.#opts = options;
+    this.#time = options.time ?? Date.now;
+  }
+
+  startup(): void {
+    this.#timer = setInterval(() => this.cleanAll(), this.#opts.intervalMs);
+    this.#timer.unref();
+  }
+
+  shutdown(): void {
+    clearInterval(this.#timer);
+  }
+
+  /** One pass over every compacted log. */
+  cleanAll(): void {
+    if (this.#running) return;
+    this.#running = true;
+    try {
+      for (const log of this.#opts.logs()) {
+        if (!this.#opts.isCompacted(log.topic)) continue;
+        try {
+          this.clean(log);
+        } catch (err) {
+          this.#opts.logger.error({ err, topic: log.topic, partition: log.partition }, 'log cleaning failed');
+        }
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  #readRange(log: PartitionLog, from: number, to: number, onRecord: (offset: number, r: DecodedRecord) => void): number {
+    let position = from;
+    let bytes = 0;
+    while (position < to) {
+      const { records } = log.read(position, READ_CHUNK_BYTES, to, true);
+      if (records.length === 0) break;
+      bytes += records.length;
+      for (const batch of decodeRecordSet(records)) {
+        if ((batch.attributes & Attributes.control) === 0) for (const r of batch.records) if (r.offset >= from && r.offset < to) onRecord(r.offset, r);
+        position = batch.baseOffset + batch.lastOffsetDelta + 1;
+      }
+    }
+    return bytes;
+  }
+
+  /** Cleans one log now; null when there was nothing to clean. */
+  clean(log: PartitionLog): CleanResult | null {
+    const bases = log.segmentBaseOffsets();
+    const hw = log.highWatermark;
+    let k = 0;
+    while (k + 1 < bases.length && bases[k + 1]! <= hw) k++;
+    if (k === 0) return null;
+    const cleanable = bases.slice(0, k);
+    const start = Math.max(bases[0]!, log.logStartOffset);
+    const end = bases[k]!;
+    // The latest offset of every key up to the high watermark.
+    const latest = new Map<string, number>();
+    const keyOf = (r: DecodedRecord) => (r.key === null ? null : r.key.toString('base64'));
+    this.#readRange(log, start, hw, (offset, r) => {
+      const key = keyOf(r);
+      if (key !== null) latest.set(key, offset);
+    });
+    const now = this.#time();
+    const retention = this.#opts.deleteRetentionMs(log.topic);
+    const kept: Kept[] = [];
+    let recordsBefore = 0;
+    let maxTimestamp = -1;
+    const bytesBefore = this.#readRange(log, start, end, (offset, record) => {
+      recordsBefore++;
+      maxTimestamp = Math.max(maxTimestamp, record.timestamp);
+      const key = keyOf(record);
+      if (key !== null && latest.get(key) !== offset) return;
+      if (record.value === null && now - record.timestamp > retention) return;
+      kept.push({ offset, record });
+    });
+    if (kept.length === recordsBefore) return null;
+    const batches: Buffer[] = [];
+    let batchStart = bases[0]!;
+    for (let i = 0; i < kept.length || batches.length === 0; i += RECORDS_PER_BATCH) {
+      const chunk = kept.slice(i, i + RECORDS_PER_BATCH);
+      const isLast = i + RECORDS_PER_BATCH >= kept.length;
+      const batchEnd = isLast ? end - 1 : chunk.at(-1)!.offset;
+      batches.push(encodeCompactedBatch(batchStart, batchEnd, chunk, maxTimestamp));
+      batchStart = batchEnd + 1;
+      if (isLast) break;
+    }
+    const records = Buffer.concat(batches);
+    log.replaceSegments(cleanable, records);
+    const result = { segments: cleanable.length, recordsBefore, recordsAfter: kept.length, bytesBefore, bytesAfter: records.length };
+    this.#opts.logger.info({ topic: log.topic, partition: log.partition, ...result }, 'log cleaned');
+    return result;
+  }
+}
