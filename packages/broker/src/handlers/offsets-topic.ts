@@ -27,7 +27,8 @@ export async function createOffsetsTopic(s: GroupServices): Promise<void> {
         numPartitions: s.config.offsetsTopicNumPartitions,
         replicationFactor,
         assignments: null,
-        configs: { 'cleanup.policy': 'compact', 'segment.bytes': String(OFFSETS_TOPIC_SEGMENT_BYTES), 'compression.type': 'producer' },
+        // retention.ms=-1: a compacted topic is never trimmed by time (the log manager's retention does not know compaction).
+        configs: { 'cleanup.policy': 'compact', 'segment.bytes': String(OFFSETS_TOPIC_SEGMENT_BYTES), 'compression.type': 'producer', 'retention.ms': '-1' },
       },
     ],
     0,
