@@ -1,8 +1,9 @@
 import { createLogger, type Logger } from '@gregor/common';
 import { KafkaController, KafkaZkControllerStore } from '@gregor/controller';
-import { LogManager } from '@gregor/storage';
+import { LogManager, type LogCleaner } from '@gregor/storage';
 import type { GroupCoordinator } from '@gregor/coordinator'; // group coordinator
 import { startGroupCoordinator } from './coordinator/group-coordinator-setup.js'; // group coordinator
+import { startLogCleaner } from './log-cleaner-setup.js'; // group coordinator (log compaction)
 import { KafkaZkClient, ZkSession } from '@gregor/zookeeper';
 import { AdminManager } from './admin/admin-manager.js';
 import type { BrokerServices } from './broker-services.js';
@@ -38,6 +39,7 @@ export class KafkaServer {
   isrManager!: IsrManager;
   controller!: KafkaController;
   groupCoordinator!: GroupCoordinator; // group coordinator
+  logCleaner!: LogCleaner; // group coordinator (log compaction)
   adminManager!: AdminManager;
   apis!: KafkaApis;
   socketServer!: SocketServer;
@@ -118,6 +120,7 @@ export class KafkaServer {
       isrManager: this.isrManager,
     });
     this.replicaManager.startup();
+    this.logCleaner = startLogCleaner(cfg, this.logManager, this.topicConfigs, this.log.child({ component: 'log-cleaner' })); // group coordinator (log compaction)
     this.groupCoordinator = startGroupCoordinator(cfg, this.replicaManager, this.log.child({ component: 'group-coordinator' })); // group coordinator
     this.controller = new KafkaController(
       {
@@ -256,6 +259,7 @@ export class KafkaServer {
     clearInterval(this.#hwCheckpointTimer);
     await this.socketServer?.stop();
     this.groupCoordinator?.shutdown(); // group coordinator
+    this.logCleaner?.shutdown(); // group coordinator (log compaction)
     await this.replicaManager?.shutdown();
     this.isrManager?.shutdown();
     await this.controller?.shutdown();
