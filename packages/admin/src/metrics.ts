@@ -9,6 +9,12 @@ const BATCH_LENGTH_AT = 8;
 const RECORDS_COUNT_AT = 57;
 const BATCH_HEADER_BYTES = 61;
 
+/** Lag of every partition of every consumer group (committed offset to log end). */
+export type GroupLagReader = () => Promise<{ group: string; topic: string; partition: number; lag: number }[]>;
+
+/** Groups read per scrape at most: each costs ZooKeeper reads and ListOffsets. */
+export const MAX_LAG_GROUPS = 100;
+
 /**
  * The broker's metrics in Prometheus form (Kafka's BrokerTopicMetrics, RequestMetrics, ReplicaManager
  * and KafkaController gauges under gregor_* names). Traffic counters come from every request the
@@ -29,7 +35,7 @@ export class BrokerMetrics {
   readonly #replicationBytesOut: Counter<'topic'>;
   readonly #failedProduce: Counter<'topic'>;
 
-  constructor(server: KafkaServer) {
+  constructor(server: KafkaServer, groupLag?: GroupLagReader) {
     this.#server = server;
     const registers = [this.registry];
     this.registry.setDefaultLabels({ broker_id: String(server.brokerId) });
@@ -116,6 +122,19 @@ export class BrokerMetrics {
         this.inc(self.#server.isrManager?.expands ?? 0);
       },
     });
+    if (groupLag) {
+      new Gauge({
+        name: 'gregor_consumer_group_lag',
+        help: 'Messages between a consumer group\'s committed offset and the log end, per partition (ZooKeeper consumer groups); reported by the active controller only.',
+        labelNames: ['group', 'topic', 'partition'],
+        registers,
+        async collect() {
+          this.reset();
+          if (!self.#controllerActive()) return;
+          for (const l of await groupLag().catch(() => [])) this.set({ group: l.group, topic: l.topic, partition: String(l.partition) }, l.lag);
+        },
+      });
+    }
     this.attach();
   }
 

@@ -121,6 +121,16 @@ describe('records, per-replica state and metrics', () => {
     expect(metric(text1, 'gregor_bytes_out_total', { topic: TOPIC }) + metric(text2, 'gregor_bytes_out_total', { topic: TOPIC })).toBeGreaterThan(0);
   });
 
+  it('GET /metrics on the controller: consumer group lag per partition from the committed offsets', async () => {
+    await b1.server.zk.commitConsumerOffset('lagging-group', TOPIC, 1, 1);
+    const d: TopicDescription = (await app.inject({ method: 'GET', url: `/v1/topics/${TOPIC}` })).json();
+    const hw = d.partitions.find((p) => p.partition === 1)!.highWatermark!;
+    expect(hw).toBeGreaterThanOrEqual(3);
+    const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metric(text, 'gregor_consumer_group_lag', { group: 'lagging-group', topic: TOPIC, partition: '1' })).toBe(hw - 1);
+    expect((await app2.inject({ method: 'GET', url: '/metrics' })).body).not.toMatch(/^gregor_consumer_group_lag\{/m);
+  });
+
   it('countRecords reads recordsCount of every batch in a buffer', () => {
     const batch = (n: number) => {
       const b = Buffer.alloc(61 + 10);
