@@ -10,6 +10,13 @@ TAG=${GREGOR_TAG:-latest}
 BROKER_BASE=gregor/base-node:bookworm
 ZK_BASE=gregor/base-jre:bookworm
 if [ "${1:-}" = --public ]; then BROKER_BASE=node:20-bookworm-slim; ZK_BASE=debian:bookworm-slim; fi
+for base in "$BROKER_BASE" "$ZK_BASE"; do
+  if [ "${1:-}" != --public ] && ! docker image inspect "$base" >/dev/null 2>&1; then
+    echo "docker/build.sh: base image $base is missing: run scripts/docker-setup.sh (or use --public)" >&2
+    exit 1
+  fi
+done
+if [ ! -d "$REPO/node_modules" ]; then (cd "$REPO" && npm ci --no-audit --no-fund >&2); fi
 STAGE=$(mktemp -d -t gregor-image-XXXXXX)
 trap 'rm -rf "$STAGE"' EXIT
 [ "${GREGOR_SKIP_TSC:-0}" = 1 ] || (cd "$REPO" && npx tsc -b)
