@@ -1,12 +1,14 @@
 import { AbortError } from './retry.js';
 
 /**
- * A bounded FIFO between the Reader's fetch loops (producers) and fetchMessage() (the consumer): push waits
- * while the queue is full (back-pressure, kafka-go's QueueCapacity), take waits while it is empty.
+ * A bounded FIFO between the Reader's fetch loops (producers) and fetchMessage() (the consumer): pushMany
+ * waits while the queue is full (back-pressure, kafka-go's QueueCapacity), take waits while it is empty.
  */
 export class MessageQueue<T> {
   readonly capacity: number;
-  readonly #items: T[] = [];
+  #items: T[] = [];
+  /** Index of the first queued item in #items (slots before it were taken). */
+  #head = 0;
   #takers: { resolve: (item: T) => void; reject: (error: unknown) => void }[] = [];
   #space: (() => void)[] = [];
 
@@ -15,34 +17,47 @@ export class MessageQueue<T> {
   }
 
   get size(): number {
-    return this.#items.length;
+    return this.#items.length - this.#head;
   }
 
-  /** Resolves once the item is queued; returns false (item dropped) when `signal` aborts first. */
-  async push(item: T, signal: AbortSignal): Promise<boolean> {
-    while (this.#items.length >= this.capacity && this.#takers.length === 0) {
+  /** Queues `items` in order, waiting for space as needed; false (the rest dropped) when `signal` aborts first. */
+  async pushMany(items: readonly T[], signal: AbortSignal): Promise<boolean> {
+    let i = 0;
+    while (i < items.length) {
       if (signal.aborted) return false;
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          signal.removeEventListener('abort', wake);
-          this.#space = this.#space.filter((w) => w !== wake);
-          resolve();
-        };
-        this.#space.push(wake);
-        signal.addEventListener('abort', wake, { once: true });
-      });
+      while (i < items.length && this.#takers.length > 0) this.#takers.shift()!.resolve(items[i++]!);
+      while (i < items.length && this.size < this.capacity) this.#items.push(items[i++]!);
+      if (i < items.length) await this.#waitForSpace(signal);
     }
-    if (signal.aborted) return false;
-    const taker = this.#takers.shift();
-    if (taker) taker.resolve(item);
-    else this.#items.push(item);
-    return true;
+    return !signal.aborted;
+  }
+
+  push(item: T, signal: AbortSignal): Promise<boolean> {
+    return this.pushMany([item], signal);
+  }
+
+  #waitForSpace(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        signal.removeEventListener('abort', wake);
+        const i = this.#space.indexOf(wake);
+        if (i >= 0) this.#space.splice(i, 1);
+        resolve();
+      };
+      this.#space.push(wake);
+      signal.addEventListener('abort', wake, { once: true });
+    });
   }
 
   take(signal?: AbortSignal): Promise<T> {
-    if (this.#items.length > 0) {
-      const item = this.#items.shift()!;
-      this.#space.shift()?.();
+    if (this.size > 0) {
+      const item = this.#items[this.#head]!;
+      this.#items[this.#head++] = undefined as T;
+      if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
+        this.#items = this.#items.slice(this.#head);
+        this.#head = 0;
+      }
+      if (this.#space.length > 0 && this.size < this.capacity) this.#space[0]!();
       return Promise.resolve(item);
     }
     if (signal?.aborted) return Promise.reject(new AbortError('fetchMessage aborted', { cause: signal.reason }));
@@ -65,8 +80,9 @@ export class MessageQueue<T> {
 
   /** Drops queued items (a rebalance: they will be read again by whoever owns their partitions). */
   clear(): void {
-    this.#items.length = 0;
-    for (const wake of this.#space.splice(0)) wake();
+    this.#items = [];
+    this.#head = 0;
+    for (const wake of [...this.#space]) wake();
   }
 
   /** Fails every waiting take (the Reader is closing). */

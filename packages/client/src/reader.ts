@@ -128,8 +128,8 @@ export class Reader {
   }
 
   /** The next message; does not commit. Joins the group on first use. */
-  async fetchMessage(signal?: AbortSignal): Promise<Message> {
-    if (this.#closed) throw new ClientClosedError('the reader is closed');
+  fetchMessage(signal?: AbortSignal): Promise<Message> {
+    if (this.#closed) return Promise.reject(new ClientClosedError('the reader is closed'));
     this.#run ??= this.#loop();
     return this.#queue.take(signal);
   }
@@ -299,10 +299,10 @@ export class Reader {
         }
         if (r!.errorCode !== ErrorCode.NONE) throw new KafkaProtocolError(r!.errorCode, `fetch ${topic}-${partition}`);
         if (r!.nextOffset === position && r!.recordBytes > 0) partitionMaxBytes *= 2;
-        for (const record of r!.records) {
-          if (!(await this.#queue.push({ ...record, generationId: active.gen.generationId }, signal))) return;
-          this.stats.fetched++;
-        }
+        const messages = r!.records as Message[];
+        for (const m of messages) m.generationId = active.gen.generationId;
+        if (!(await this.#queue.pushMany(messages, signal))) return;
+        this.stats.fetched += messages.length;
         position = r!.nextOffset;
         failures = 0;
       } catch (error) {
