@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { VerifyingProducer } from '../support/verifying-producer.js';
 import { waitFor } from '../support/in-process-cluster.js';
 import { ComposeCluster } from './compose-cluster.js';
@@ -26,7 +26,21 @@ describe('cluster in containers under faults (testcontainers + compose.yaml)', (
   /** Per scenario: the longest stretch without any acknowledgement around the fault (ms). */
   const windows: { scenario: string; faultToNewLeaderMs: number | null; firstAckAfterMs: number; longestAckGapMs: number }[] = [];
 
+  /** Why the cluster could not start: every test then FAILS with it (an unavailable engine is never a skip). */
+  let setupError: unknown = null;
+  beforeEach(() => {
+    if (setupError) throw setupError;
+  });
+
   beforeAll(async () => {
+    try {
+      await setUp();
+    } catch (err) {
+      setupError = err;
+    }
+  }, 240_000);
+
+  async function setUp(): Promise<void> {
     cluster = await ComposeCluster.start(`gregorchaos${process.pid}`, TOPIC);
     note(`cluster healthy in ${((Date.now() - t0) / 1000).toFixed(1)} s (project ${cluster.project}, bootstrap ${cluster.bootstrap()})`);
     // Through the HTTP admin of broker 1, as an operator would.
@@ -46,7 +60,7 @@ describe('cluster in containers under faults (testcontainers + compose.yaml)', (
     consumer = new VerifyingConsumer(cluster.bootstrap(), TOPIC);
     consumer.start(PARTITIONS);
     await producer.waitForMoreAcks(200);
-  }, 240_000);
+  }
 
   afterAll(async () => {
     await producer?.stop().catch(() => {});
