@@ -61,6 +61,7 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'log.cleanup.policy', type: 'list', default: ['delete'], doc: 'delete or compact.' },
   { name: 'http.host', type: 'string', default: '127.0.0.1', doc: 'gregor: address of the HTTP admin server.' },
   { name: 'http.port', type: 'int', default: 8081, doc: 'gregor: port of the HTTP admin server; -1 disables it.', validate: between(-1, 65535) as never },
+  { name: 'http.auth.token', type: 'string', default: null, doc: 'gregor: bearer token required by every HTTP admin write (POST/PATCH/DELETE); unset = writes are open.' },
   // Accepted for compatibility with Kafka's stock server.properties; no effect in gregor.
   ...[
     'num.network.threads', 'num.io.threads', 'socket.send.buffer.bytes', 'socket.receive.buffer.bytes',
@@ -141,6 +142,7 @@ export interface BrokerConfig {
   logCleanupPolicy: string[];
   httpHost: string;
   httpPort: number;
+  httpAuthToken: string | null;
   /** Every setting as given (strings), for describe-configs and logs. */
   originals: Record<string, string>;
 }
@@ -258,6 +260,7 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     logCleanupPolicy: cleanup,
     httpHost: get('http.host'),
     httpPort: get('http.port'),
+    httpAuthToken: get<string | null>('http.auth.token') || null,
     originals: Object.fromEntries(raw),
   };
 }

@@ -48,7 +48,7 @@ export async function brokerCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', () => stop('SIGINT'));
   try {
     await server.startup();
-    if (config.httpPort >= 0) admin = await startAdminServer(server, { host: config.httpHost, port: config.httpPort, logger: log });
+    if (config.httpPort >= 0) admin = await startAdminServer(server, { host: config.httpHost, port: config.httpPort, logger: log, authToken: config.httpAuthToken });
   } catch (err) {
     log.fatal({ err }, 'startup failed');
     await server.shutdown().catch(() => {});
