@@ -11,6 +11,7 @@ import { ReplicaManager } from './cluster/replica-manager.js';
 import { IsrManager } from './replication/isr-manager.js';
 import type { BrokerConfig, Endpoint } from './config/broker-config.js';
 import { TopicConfigCache } from './config/topic-config-cache.js';
+import { ConfigChangeListener } from './config/config-change-listener.js';
 import { registerHandlers } from './handlers/index.js';
 import { KafkaApis } from './kafka-apis.js';
 import { MetadataCache } from './metadata/metadata-cache.js';
@@ -37,6 +38,7 @@ export class KafkaServer {
   topicConfigs!: TopicConfigCache;
   replicaManager!: ReplicaManager;
   isrManager!: IsrManager;
+  configChangeListener!: ConfigChangeListener;
   controller!: KafkaController;
   groupCoordinator!: GroupCoordinator; // group coordinator
   logCleaner!: LogCleaner; // group coordinator (log compaction)
@@ -96,6 +98,8 @@ export class KafkaServer {
     this.metadataCache.clusterId = this.clusterId;
     this.topicConfigs = new TopicConfigCache(cfg, (t) => this.zk.getTopicConfig(t));
     this.isrManager = new IsrManager(this.zk, this.log.child({ component: 'isr' }));
+    this.configChangeListener = new ConfigChangeListener(this.zk, this.topicConfigs, this.logManager, this.log.child({ component: 'config' }));
+    await this.configChangeListener.start();
     this.replicaManager = new ReplicaManager({
       brokerId: cfg.brokerId,
       logManager: this.logManager,
@@ -153,6 +157,7 @@ export class KafkaServer {
       this.log.warn('new ZooKeeper session: registering again');
       await this.#registerBroker();
       this.controller.onNewZkSession();
+      this.configChangeListener.onNewSession();
     });
     this.session.on('sessionLost', () => this.controller.onZkSessionLost());
     this.session.on('expired', () => this.controller.onZkSessionLost());
@@ -258,6 +263,7 @@ export class KafkaServer {
     this.state = 'ShuttingDown';
     clearInterval(this.#hwCheckpointTimer);
     await this.socketServer?.stop();
+    await this.configChangeListener?.stop();
     this.groupCoordinator?.shutdown(); // group coordinator
     this.logCleaner?.shutdown(); // group coordinator (log compaction)
     await this.replicaManager?.shutdown();
