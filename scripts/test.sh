@@ -19,6 +19,14 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   fi
 fi
 
+# The chaos tests run the cluster in containers: the engine, a private daemon and the images built
+# offline (idempotent: seconds when warm). Without root nothing can be installed; they will fail.
+if [ "$(id -u)" = 0 ]; then
+  bash scripts/docker-setup.sh >&2
+else
+  echo "not root: skipping scripts/docker-setup.sh; the chaos tests need its Docker engine and images" >&2
+fi
+
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund >&2
 fi
