@@ -78,6 +78,37 @@ describe('GroupCoordinator', () => {
     expect(c.handleDescribeGroup('g').groupState).toBe('Empty');
   });
 
+  it('completes a rebalance without a member that does not rejoin within the rebalance timeout', async () => {
+    const { c } = await started();
+    const shortJoin = (memberId: string, metadata = Buffer.from([1])): JoinGroupRequest => ({ ...join(memberId, 5000, [{ name: 'range', metadata }]), rebalanceTimeoutMs: 300 });
+    const a1 = await c.handleJoinGroup(shortJoin(''), ctx);
+    const b1 = await c.handleJoinGroup(shortJoin(''), ctx);
+    const [ja, jb] = await Promise.all([c.handleJoinGroup(shortJoin(a1.memberId), ctx), c.handleJoinGroup(shortJoin(b1.memberId), ctx)]);
+    expect(ja.generationId).toBe(1);
+    await Promise.all([ja, jb].map((j) => c.handleSyncGroup({ groupId: 'g', generationId: 1, memberId: j.memberId, groupInstanceId: null, assignments: [] })));
+    // A changes its subscription: a rebalance that B (silent) never joins.
+    const rejoinedAt = Date.now();
+    const again = await c.handleJoinGroup(shortJoin(a1.memberId, Buffer.from([2])), ctx);
+    expect(Date.now() - rejoinedAt).toBeGreaterThanOrEqual(250);
+    expect(again).toMatchObject({ errorCode: 0, generationId: 2, leader: a1.memberId });
+    expect(again.members.map((m) => m.memberId)).toEqual([a1.memberId]);
+    expect(c.handleHeartbeat('g', b1.memberId, 1)).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
+  });
+
+  it('extends the initial delay once for members arriving during it', async () => {
+    const { c } = await started();
+    const t0 = Date.now();
+    const a = await joinNew(c);
+    await new Promise((r) => setTimeout(r, 20));
+    const b = await joinNew(c);
+    const [ja] = await Promise.all([a.joined, b.joined]);
+    const took = Date.now() - t0;
+    expect(ja.members).toHaveLength(2);
+    // group.initial.rebalance.delay.ms is 50 here: one delay, then one extension for the second member.
+    expect(took).toBeGreaterThanOrEqual(95);
+    expect(took).toBeLessThan(1000);
+  });
+
   it('rejects a member whose protocols share nothing with the group', async () => {
     const { c } = await started();
     const a = await joinNew(c);
