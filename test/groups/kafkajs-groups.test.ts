@@ -1,6 +1,7 @@
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Reader, type Message } from '@gregor/client';
+import { Connection, Reader, type Message } from '@gregor/client';
+import { Metadata } from '@gregor/protocol';
 import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
 
 const PROPS = {
@@ -43,6 +44,24 @@ describe('kafkajs consumer groups and the Reader', () => {
     consumers.push(c);
     return c;
   }
+
+  it('a Metadata request for __consumer_offsets (auto-creation allowed) creates it with the offsets settings', async () => {
+    const conn = new Connection({ host: '127.0.0.1', port: brokers[0]!.port, clientId: 'md' });
+    await conn.connect();
+    try {
+      const md = await waitFor(async () => {
+        const r = await conn.send(Metadata, { topics: [{ name: '__consumer_offsets' }], allowAutoTopicCreation: true });
+        const t = r.topics[0]!;
+        return t.errorCode === 0 && t.partitions.length > 0 && t.partitions.every((p) => p.leaderId >= 0) ? t : null;
+      }, 20_000, '__consumer_offsets online');
+      expect(md.isInternal).toBe(true);
+      expect(md.partitions).toHaveLength(5);
+      expect(md.partitions.every((p) => p.replicaNodes.length === 2)).toBe(true);
+      expect(await brokers[0]!.server.zk.getTopicConfig('__consumer_offsets')).toMatchObject({ 'cleanup.policy': 'compact' });
+    } finally {
+      await conn.close();
+    }
+  }, 30_000);
 
   it('two kafkajs members read everything; offsets survive a broker restart; fetchOffsets, describeGroups, listGroups answer', async () => {
     const admin = kafka.admin();
