@@ -2,6 +2,8 @@ import { ErrorCode, GregorError, INTERNAL_TOPICS, topicNameProblem } from '@greg
 import type { MetadataRequest, MetadataResponse, MetadataResponsePartition, MetadataResponseTopic } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { ApiHandler, RequestContext } from '../kafka-apis.js';
+import { OFFSETS_TOPIC } from '@gregor/coordinator'; // group coordinator
+import { createOffsetsTopic } from './offsets-topic.js'; // group coordinator
 
 /**
  * Metadata, answered from the metadata cache (fed by the controller). Unknown topics are created
@@ -44,7 +46,8 @@ async function describeTopic(s: BrokerServices, name: string, allowAutoCreate: b
   if (!cache.contains(name)) {
     if (!allowAutoCreate) return { errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, isInternal, partitions: [] };
     try {
-      await s.adminManager.autoCreateTopic(name);
+      if (name === OFFSETS_TOPIC) await createOffsetsTopic(s); // group coordinator: its partitions, factor and compaction
+      else await s.adminManager.autoCreateTopic(name);
       return { errorCode: ErrorCode.LEADER_NOT_AVAILABLE, name, isInternal, partitions: [] };
     } catch (err) {
       const code = err instanceof GregorError ? err.code : ErrorCode.UNKNOWN_SERVER_ERROR;
