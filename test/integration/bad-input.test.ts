@@ -189,4 +189,11 @@ describe('bad input never hurts the broker or other clients', () => {
     const versions = await good.send(ApiVersions, {});
     expect(versions!.errorCode).toBe(0);
   });
+
+  it('clients cannot write to internal topics', async () => {
+    const now = Date.now();
+    const batch = encodeRecordBatch({ baseOffset: 0, compression: CompressionType.none, firstTimestamp: now, records: [{ key: Buffer.from('k'), value: Buffer.from('v'), headers: [], timestamp: now }] });
+    const r = await good.send(Produce, { transactionalId: null, acks: 1, timeoutMs: 5000, topicData: [{ name: '__consumer_offsets', partitionData: [{ index: 0, records: batch }] }] });
+    expect(r!.responses[0]!.partitionResponses[0]!.errorCode).toBe(ErrorCode.INVALID_TOPIC_EXCEPTION);
+  });
 });

@@ -44,6 +44,10 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'offsets.topic.replication.factor', type: 'int', default: 3, doc: 'Replication factor of __consumer_offsets.', validate: atLeast(1) as never },
   { name: 'offsets.topic.num.partitions', type: 'int', default: 50, doc: 'Partitions of __consumer_offsets.', validate: atLeast(1) as never },
   { name: 'group.initial.rebalance.delay.ms', type: 'int', default: 3000, doc: 'Delay of the first rebalance of an empty group.' },
+  { name: 'group.min.session.timeout.ms', type: 'int', default: 6000, doc: 'Smallest session timeout a group member may ask for.', validate: atLeast(1) as never },
+  { name: 'group.max.session.timeout.ms', type: 'int', default: 1800000, doc: 'Largest session timeout a group member may ask for.', validate: atLeast(1) as never },
+  { name: 'offsets.retention.minutes', type: 'int', default: 10080, doc: 'How long committed offsets of an empty group are kept.', validate: atLeast(1) as never },
+  { name: 'offset.metadata.max.bytes', type: 'int', default: 4096, doc: 'Largest metadata string of a committed offset.', validate: atLeast(0) as never },
   { name: 'message.max.bytes', type: 'int', default: 1048588, doc: 'Largest record batch accepted.', validate: atLeast(0) as never },
   { name: 'socket.request.max.bytes', type: 'int', default: 104857600, doc: 'Largest request frame; a larger one closes the connection.', validate: atLeast(1) as never },
   { name: 'log.segment.bytes', type: 'int', default: 1073741824, doc: 'Segment size before a roll.', validate: atLeast(14) as never },
@@ -68,7 +72,7 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
     'num.recovery.threads.per.data.dir', 'transaction.state.log.replication.factor', 'transaction.state.log.min.isr',
     'num.replica.fetchers', 'log.flush.interval.messages', 'log.flush.interval.ms', 'queued.max.requests',
     'background.threads', 'compression.type', 'zookeeper.set.acl', 'log.message.format.version',
-    'inter.broker.protocol.version', 'group.min.session.timeout.ms', 'group.max.session.timeout.ms',
+    'inter.broker.protocol.version',
   ].map((name) => ({ name, type: 'string' as const, default: null, doc: 'Accepted for compatibility; no effect.', compat: true })),
 ];
 
@@ -128,6 +132,10 @@ export interface BrokerConfig {
   offsetsTopicReplicationFactor: number;
   offsetsTopicNumPartitions: number;
   groupInitialRebalanceDelayMs: number;
+  groupMinSessionTimeoutMs: number;
+  groupMaxSessionTimeoutMs: number;
+  offsetsRetentionMs: number;
+  offsetMetadataMaxBytes: number;
   messageMaxBytes: number;
   socketRequestMaxBytes: number;
   logSegmentBytes: number;
@@ -246,6 +254,10 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     offsetsTopicReplicationFactor: get('offsets.topic.replication.factor'),
     offsetsTopicNumPartitions: get('offsets.topic.num.partitions'),
     groupInitialRebalanceDelayMs: get('group.initial.rebalance.delay.ms'),
+    groupMinSessionTimeoutMs: get('group.min.session.timeout.ms'),
+    groupMaxSessionTimeoutMs: get('group.max.session.timeout.ms'),
+    offsetsRetentionMs: get<number>('offsets.retention.minutes') * 60_000,
+    offsetMetadataMaxBytes: get('offset.metadata.max.bytes'),
     messageMaxBytes: get('message.max.bytes'),
     socketRequestMaxBytes: get('socket.request.max.bytes'),
     logSegmentBytes: get('log.segment.bytes'),

@@ -19,7 +19,7 @@ const TOPIC_KEYS: (ConfigKey & { supported: boolean })[] = [
   { name: 'min.insync.replicas', type: 'int', default: null, doc: 'Minimum ISR for acks=all.', validate: atLeast(1) as never, supported: true },
   { name: 'unclean.leader.election.enable', type: 'boolean', default: null, doc: 'Allow unclean elections.', supported: true },
   { name: 'file.delete.delay.ms', type: 'long', default: null, doc: 'Delay before deleting files.', validate: atLeast(0) as never, supported: true },
-  { name: 'delete.retention.ms', type: 'long', default: null, doc: 'How long tombstones are kept (compaction).', validate: atLeast(0) as never, supported: false },
+  { name: 'delete.retention.ms', type: 'long', default: null, doc: 'How long tombstones are kept (compaction).', validate: atLeast(0) as never, supported: true },
   { name: 'min.compaction.lag.ms', type: 'long', default: null, doc: 'Compaction lag.', supported: false },
   { name: 'max.compaction.lag.ms', type: 'long', default: null, doc: 'Compaction lag.', supported: false },
   { name: 'min.cleanable.dirty.ratio', type: 'double', default: null, doc: 'Compaction trigger.', supported: false },
@@ -71,12 +71,15 @@ export interface EffectiveTopicConfig {
 export function effectiveTopicConfig(broker: BrokerConfig, overrides: Record<string, string>): EffectiveTopicConfig {
   const num = (name: string): number | undefined => (overrides[name] !== undefined ? Number(overrides[name]) : undefined);
   const maxMessageBytes = num('max.message.bytes') ?? broker.messageMaxBytes;
+  // A compact-only topic is never trimmed by time or size: the cleaner keeps the last value per key.
+  const policy = (overrides['cleanup.policy'] ?? broker.logCleanupPolicy.join(',')).split(',').map((p) => p.trim());
+  const compactOnly = !policy.includes('delete');
   return {
     log: {
       segmentBytes: num('segment.bytes') ?? broker.logSegmentBytes,
       indexIntervalBytes: num('index.interval.bytes') ?? broker.logIndexIntervalBytes,
-      retentionMs: num('retention.ms') ?? broker.logRetentionMs,
-      retentionBytes: num('retention.bytes') ?? broker.logRetentionBytes,
+      retentionMs: compactOnly ? -1 : (num('retention.ms') ?? broker.logRetentionMs),
+      retentionBytes: compactOnly ? -1 : (num('retention.bytes') ?? broker.logRetentionBytes),
       segmentMs: num('segment.ms') ?? broker.logRollMs,
       maxMessageBytes,
       fileDeleteDelayMs: num('file.delete.delay.ms') ?? broker.logSegmentDeleteDelayMs,

@@ -1,4 +1,4 @@
-import { ErrorCode, GregorError, topicNameProblem } from '@gregor/common';
+import { ErrorCode, GregorError, INTERNAL_TOPICS, topicNameProblem } from '@gregor/common';
 import type { ProduceRequest, ProduceResponse } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { ProduceEntry } from '../cluster/replica-manager.js';
@@ -18,6 +18,8 @@ export function produceHandler(s: BrokerServices): ApiHandler<ProduceRequest, Pr
         const key = `${t.name}\u0000${p.index}`;
         if (acks !== 0 && acks !== 1 && acks !== -1) immediate.set(key, ErrorCode.INVALID_REQUIRED_ACKS);
         else if (topicNameProblem(t.name)) immediate.set(key, ErrorCode.INVALID_TOPIC_EXCEPTION);
+        // Internal topics (__consumer_offsets) are written by the broker itself, never by clients.
+        else if (INTERNAL_TOPICS.has(t.name)) immediate.set(key, ErrorCode.INVALID_TOPIC_EXCEPTION);
         else if (req.transactionalId !== null) immediate.set(key, ErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT);
         else entries.push({ topic: t.name, partition: p.index, records: p.records });
       }
