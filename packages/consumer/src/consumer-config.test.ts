@@ -24,6 +24,9 @@ describe('ConsumerConfig', () => {
       autoOffsetReset: 'largest',
       offsetsStorage: 'zookeeper',
       dualCommitEnabled: false,
+      offsetsCommitMaxRetries: 5,
+      offsetsChannelBackoffMs: 1000,
+      offsetsChannelSocketTimeoutMs: 10_000,
       partitionAssignmentStrategy: 'range',
       numConsumerFetchers: 1,
       excludeInternalTopics: true,
@@ -37,6 +40,7 @@ describe('ConsumerConfig', () => {
     expect(c.consumerId).toBe('g_c1');
     expect(c.rebalanceBackoffMs).toBe(500);
     expect(c.dualCommitEnabled).toBe(true);
+    expect(consumerConfig({ ...base, 'offsets.storage': 'kafka', 'dual.commit.enabled': 'false' }).dualCommitEnabled).toBe(false);
   });
 
   it.each([

@@ -30,6 +30,10 @@ export interface ConsumerConfig {
   offsetsStorage: OffsetsStorage;
   dualCommitEnabled: boolean;
   offsetsCommitMaxRetries: number;
+  /** Pause before retrying a request to the offset manager (Kafka's offsets channel). */
+  offsetsChannelBackoffMs: number;
+  /** Time a request to the offset manager may wait for its answer. */
+  offsetsChannelSocketTimeoutMs: number;
   partitionAssignmentStrategy: AssignmentStrategy;
   numConsumerFetchers: number;
   excludeInternalTopics: boolean;
@@ -143,9 +147,7 @@ export function consumerConfig(properties: ConsumerProperties): ConsumerConfig {
     throw new ConfigError(`consumer config "fetch.wait.max.ms" (${fetchWaitMaxMs}) must not exceed "socket.timeout.ms" (${socketTimeoutMs})`);
   }
   const offsetsStorage = p.oneOf<OffsetsStorage>('offsets.storage', 'zookeeper', ['zookeeper', 'kafka']);
-  // Validated for shape only; they matter with offsets.storage=kafka.
-  p.int('offsets.channel.backoff.ms', 1000, 0);
-  p.int('offsets.channel.socket.timeout.ms', 10_000, 1);
+  // Validated for shape only (sockets use the system's buffer sizes).
   p.int('socket.receive.buffer.bytes', 65_536, 1);
   const config: ConsumerConfig = {
     groupId,
@@ -169,6 +171,8 @@ export function consumerConfig(properties: ConsumerProperties): ConsumerConfig {
     offsetsStorage,
     dualCommitEnabled: p.bool('dual.commit.enabled', offsetsStorage === 'kafka'),
     offsetsCommitMaxRetries: p.int('offsets.commit.max.retries', 5, 0),
+    offsetsChannelBackoffMs: p.int('offsets.channel.backoff.ms', 1000, 0),
+    offsetsChannelSocketTimeoutMs: p.int('offsets.channel.socket.timeout.ms', 10_000, 1),
     partitionAssignmentStrategy: p.oneOf<AssignmentStrategy>('partition.assignment.strategy', 'range', ['range', 'roundrobin']),
     numConsumerFetchers: p.int('num.consumer.fetchers', 1, 1),
     excludeInternalTopics: p.bool('exclude.internal.topics', true),

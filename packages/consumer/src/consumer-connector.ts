@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, sleep, validateTopicName, type Logger } from '@gregor/common';
+import { createLogger, sleep, validateTopicName, type Logger } from '@gregor/common';
 import { KafkaZkClient, ZkSession, type ZkClient, type ZkWatcher } from '@gregor/zookeeper';
 import { consumerConfig, type ConsumerConfig, type ConsumerProperties } from './consumer-config.js';
 import { ConsumerStateError } from './consumer-errors.js';
@@ -6,6 +6,8 @@ import { ConsumerFetcherManager, type FetcherView } from './consumer-fetcher-man
 import { SHUTDOWN_COMMAND } from './fetched-data-chunk.js';
 import { registeredBrokers } from './group-state.js';
 import { KafkaStream } from './kafka-stream.js';
+import { DualCommitOffsetStore } from './dual-commit-offset-store.js';
+import { OffsetManagerStore } from './offset-manager-store.js';
 import { ZooKeeperOffsetStore, type OffsetStore } from './offset-store.js';
 import type { PartitionTopicInfo } from './partition-topic-info.js';
 import { registrationOf, topicFilterRegex, type TopicCount, type TopicFilter } from './topic-count.js';
@@ -15,7 +17,7 @@ import { ZKRebalancerListener, type RebalancerHost } from './zk-rebalancer-liste
 
 export interface ConnectorOptions {
   logger?: Logger;
-  /** Overrides the store chosen by `offsets.storage` (the seam for offsets.storage=kafka). */
+  /** Overrides the store chosen by `offsets.storage` and `dual.commit.enabled` (the caller closes it). */
   offsetStore?: OffsetStore;
 }
 
@@ -74,6 +76,7 @@ export class ZookeeperConsumerConnector implements ConsumerConnector {
   readonly zk: KafkaZkClient;
   readonly fetcherManager: ConsumerFetcherManager;
   readonly offsetStore: OffsetStore;
+  readonly #ownsOffsetStore: boolean;
   readonly #rebalancer: ZKRebalancerListener;
   #topicCount: TopicCount | null = null;
   #staticStreams = new Map<string, KafkaStream[]>();
@@ -92,7 +95,8 @@ export class ZookeeperConsumerConnector implements ConsumerConnector {
     this.log = log;
     this.#session = session;
     this.zk = new KafkaZkClient(session);
-    this.offsetStore = options.offsetStore ?? new ZooKeeperOffsetStore(this.zk);
+    this.#ownsOffsetStore = !options.offsetStore;
+    this.offsetStore = options.offsetStore ?? this.#chooseOffsetStore();
     this.fetcherManager = new ConsumerFetcherManager(config.consumerId, config, () => registeredBrokers(this.zk), log);
     this.#rebalancer = new ZKRebalancerListener(this.#rebalancerHost());
   }
@@ -100,9 +104,6 @@ export class ZookeeperConsumerConnector implements ConsumerConnector {
   /** Connects to ZooKeeper and starts auto-commit; streams come from createMessageStreams. */
   static async create(config: ConsumerConfig | ConsumerProperties, options: ConnectorOptions = {}): Promise<ZookeeperConsumerConnector> {
     const c = isConsumerConfig(config) ? config : consumerConfig(config);
-    if (c.offsetsStorage === 'kafka' && !options.offsetStore) {
-      throw new ConfigError('offsets.storage=kafka needs the broker-side group coordinator, which this cluster does not offer yet; use offsets.storage=zookeeper');
-    }
     const log = (options.logger ?? createLogger('consumer')).child({ consumerId: c.consumerId });
     const session = new ZkSession({
       connectString: c.zookeeperConnect,
@@ -231,6 +232,7 @@ export class ZookeeperConsumerConnector implements ConsumerConnector {
     this.topicRegistry = new Map();
     await this.fetcherManager.shutdown();
     await this.#session.close();
+    if (this.#ownsOffsetStore) await this.offsetStore.close?.();
     this.log.info('shut down');
   }
 
@@ -272,6 +274,22 @@ export class ZookeeperConsumerConnector implements ConsumerConnector {
 
   // ---- offsets -------------------------------------------------------------------------------------
 
+  /** offsets.storage=zookeeper; kafka: the offset manager, plus ZooKeeper with dual.commit.enabled. */
+  #chooseOffsetStore(): OffsetStore {
+    const c = this.config;
+    const zookeeper = new ZooKeeperOffsetStore(this.zk);
+    if (c.offsetsStorage === 'zookeeper') return zookeeper;
+    const kafka = new OffsetManagerStore({
+      brokers: () => registeredBrokers(this.zk),
+      clientId: c.clientId,
+      socketTimeoutMs: c.offsetsChannelSocketTimeoutMs,
+      backoffMs: c.offsetsChannelBackoffMs,
+      stopped: () => this.isShutdown,
+      log: this.log,
+    });
+    return c.dualCommitEnabled ? new DualCommitOffsetStore(kafka, zookeeper) : kafka;
+  }
+
   #scheduleAutoCommit(): void {
     if (!this.config.autoCommitEnable) return;
     this.#autoCommitTimer = setTimeout(async () => {
@@ -300,7 +318,8 @@ export class ZookeeperConsumerConnector implements ConsumerConnector {
           }
           throw error;
         }
-        await sleep(Math.min(1000, 100 * attempt));
+        this.log.debug({ attempt, err: (error as Error).message }, 'offset commit failed; retrying');
+        await sleep(this.offsetStore.name === 'kafka' ? this.config.offsetsChannelBackoffMs : Math.min(1000, 100 * attempt));
       }
     }
   }

@@ -8,6 +8,8 @@ export { rangeAssign, roundRobinAssign, assign, type AssignmentInput, type Parti
 export { threadIdString, compareThreadIds, topicFilterRegex, topicAllowed, type ConsumerThreadId, type TopicFilter, type TopicCount } from './topic-count.js';
 export { javaStringHashCode } from './java-hash.js';
 export { ZooKeeperOffsetStore, type OffsetStore, type TopicPartitionOffset } from './offset-store.js';
+export { OffsetManagerStore, type OffsetManagerStoreOptions } from './offset-manager-store.js';
+export { DualCommitOffsetStore } from './dual-commit-offset-store.js';
 export { ConsumerFetcherManager, type FetcherView } from './consumer-fetcher-manager.js';
 export { ConsumerFetcherThread } from './consumer-fetcher-thread.js';
 export { PartitionTopicInfo } from './partition-topic-info.js';

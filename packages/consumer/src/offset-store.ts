@@ -8,14 +8,16 @@ export interface TopicPartitionOffset {
 }
 
 /**
- * Where a group's committed offsets live (`offsets.storage`). ZooKeeper today; the Kafka
- * implementation (OffsetCommit/OffsetFetch to the group coordinator, with dual commit) plugs in here.
+ * Where a group's committed offsets live (`offsets.storage`): ZooKeeperOffsetStore, OffsetManagerStore
+ * (Kafka), or DualCommitOffsetStore (both, while a group moves from one to the other).
  */
 export interface OffsetStore {
   readonly name: 'zookeeper' | 'kafka';
   /** The committed offset per `topic-partition` key, or null when none was committed. */
   fetch(group: string, partitions: readonly { topic: string; partition: number }[]): Promise<Map<string, number | null>>;
   commit(group: string, offsets: readonly TopicPartitionOffset[]): Promise<void>;
+  /** Releases connections; called once, after the connector's last commit. */
+  close?(): Promise<void>;
 }
 
 /** offsets.storage=zookeeper: /consumers/<group>/offsets/<topic>/<partition>, decimal text. */
