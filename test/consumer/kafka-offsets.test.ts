@@ -1,7 +1,7 @@
 import { Kafka, logLevel, type Admin as KafkajsAdmin } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, silentLogger } from '@gregor/common';
-import { Admin, KafkaClient, Producer } from '@gregor/client';
+import { Admin, KafkaClient, KafkaOffsetStore, Producer } from '@gregor/client';
 import { ConsumerTimeoutError, ZookeeperConsumerConnector, type ConsumerProperties, type KafkaStream, type MessageAndMetadata } from '@gregor/consumer';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
 import { removeDir, startBroker, startZooKeeper, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
@@ -198,5 +198,26 @@ describe('ZooKeeper consumer connector with offsets.storage=kafka', () => {
     const read = [...values(phase1), ...values(phase2), ...values(phase3)];
     expect(read.length).toBe(all.size);
     expect(new Set(read)).toEqual(all);
+  }, 40_000);
+
+  it('commitOffsets() follows the coordinator to another broker when its broker shuts down', async () => {
+    const group = 'failover';
+    const m = await start(props(group, 'm', { 'offsets.storage': 'kafka', 'dual.commit.enabled': 'false', 'auto.commit.enable': 'false', 'offsets.channel.backoff.ms': '500' }));
+    const before = await take(m.stream, 30);
+    await m.connector.commitOffsets();
+    const coordinator = await new KafkaOffsetStore(client, group).coordinator();
+    const victim = brokers.find((b) => b.server.brokerId === coordinator)!;
+    await victim.stop();
+    const after = await take(m.stream, 30);
+    const t0 = Date.now();
+    await m.connector.commitOffsets();
+    const commitMs = Date.now() - t0;
+    const committed = m.connector.ownedPartitions().map((p) => p.consumedOffset);
+    await m.connector.shutdown();
+    const moved = await new KafkaOffsetStore(client, group).coordinator();
+    console.log(`coordinator ${coordinator} shut down: commitOffsets() reached coordinator ${moved} in ${commitMs} ms`);
+    expect(moved).not.toBe(coordinator);
+    expect(committed).toEqual(nextOffsets([...before, ...after], [0, 0, 0, 0]));
+    expect(await kafkaOffsets(group)).toEqual(committed);
   }, 40_000);
 });
