@@ -167,7 +167,7 @@ export class KafkaServer {
     if (!known) this.log.warn('no UpdateMetadata/LeaderAndIsr from a controller yet; serving with what is known');
     this.apis.startServingClients();
 
-    this.#hwCheckpointTimer = setInterval(() => this.#checkpointHighWatermarks(), cfg.replicaHighWatermarkCheckpointIntervalMs);
+    this.#hwCheckpointTimer = setInterval(() => this.#checkpointHighWatermarksInBackground(), cfg.replicaHighWatermarkCheckpointIntervalMs);
     this.#hwCheckpointTimer.unref();
     this.state = 'RunningAsBroker';
     this.log.info({ endpoints: this.advertisedEndpoints(), clusterId: this.clusterId }, 'started');
@@ -243,6 +243,11 @@ export class KafkaServer {
     }
   }
 
+  /** The periodic checkpoint: fsync off the event loop so requests never wait for the disk. */
+  #checkpointHighWatermarksInBackground(): void {
+    this.logManager.checkpointHighWatermarksAsync().catch((err) => this.log.error({ err }, 'high watermark checkpoint failed'));
+  }
+
   /** Clean stop: controlled shutdown first (leadership moves away), then every component in reverse order. Idempotent. */
   shutdown(): Promise<void> {
     if (!this.#shutdown) this.#shutdown = this.#doShutdown();
@@ -269,6 +274,8 @@ export class KafkaServer {
     await this.replicaManager?.shutdown();
     this.isrManager?.shutdown();
     await this.controller?.shutdown();
+    // Let a periodic checkpoint still writing finish before the final ones.
+    await this.logManager?.checkpointHighWatermarksAsync().catch(() => {});
     try {
       this.#checkpointHighWatermarks();
       this.logManager?.shutdown();

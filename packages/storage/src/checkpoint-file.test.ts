@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorruptDataError } from '@gregor/common';
-import { OffsetCheckpointFile } from './checkpoint-file.js';
+import { OffsetCheckpointFile, readCheckpointFile, writeCheckpointFileAsync } from './checkpoint-file.js';
 import { tempDir } from './test-batches.js';
 
 let dir: { path: string; cleanup(): void };
@@ -35,5 +35,16 @@ describe('OffsetCheckpointFile', () => {
     expect(() => file.read()).toThrow(CorruptDataError);
     writeFileSync(file.path, '0\n1\norders zero 1\n');
     expect(() => file.read()).toThrow(CorruptDataError);
+  });
+});
+
+describe('asynchronous checkpoint writes', () => {
+  it('chain writes of one path so the last snapshot wins, in the same format', async () => {
+    const path = join(dir.path, 'replication-offset-checkpoint');
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < 20; i++) writes.push(writeCheckpointFileAsync(path, [`t 0 ${i}`, `t 1 ${i * 2}`]));
+    await Promise.all(writes);
+    expect(readCheckpointFile(path)).toEqual(['t 0 19', 't 1 38']);
+    expect(readFileSync(path, 'utf8')).toBe('0\n2\nt 0 19\nt 1 38\n');
   });
 });

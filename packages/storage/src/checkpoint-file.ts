@@ -1,4 +1,5 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CorruptDataError } from '@gregor/common';
 
@@ -21,6 +22,42 @@ export function writeCheckpointFile(path: string, lines: readonly string[]): voi
   }
   renameSync(tmp, path);
   fsyncDir(dirname(path));
+}
+
+/**
+ * The same write without blocking the event loop: a periodic fsync taking tens of milliseconds would
+ * otherwise stall every request of the broker (it showed in end-to-end latency tails). Concurrent writes
+ * of one path are chained, so the last snapshot always wins.
+ */
+const pendingWrites = new Map<string, Promise<void>>();
+
+export function writeCheckpointFileAsync(path: string, lines: readonly string[]): Promise<void> {
+  const text = `${CHECKPOINT_VERSION}\n${lines.length}\n${lines.map((l) => `${l}\n`).join('')}`;
+  const previous = pendingWrites.get(path) ?? Promise.resolve();
+  const next = previous
+    .catch(() => {})
+    .then(async () => {
+      const tmp = `${path}.async.tmp`; // never the sync writer's temp file
+      const fh = await open(tmp, 'w');
+      try {
+        await fh.writeFile(text);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await rename(tmp, path);
+      const dir = await open(dirname(path), 'r');
+      try {
+        await dir.sync();
+      } finally {
+        await dir.close();
+      }
+    });
+  pendingWrites.set(path, next);
+  void next.finally(() => {
+    if (pendingWrites.get(path) === next) pendingWrites.delete(path);
+  }).catch(() => {});
+  return next;
 }
 
 /** The entry lines of a checkpoint file, or null if it does not exist. Throws CorruptDataError if malformed. */
@@ -61,6 +98,13 @@ export class OffsetCheckpointFile {
 
   write(entries: readonly TopicPartitionOffset[]): void {
     writeCheckpointFile(
+      this.path,
+      entries.map((e) => `${e.topic} ${e.partition} ${e.offset}`),
+    );
+  }
+
+  writeAsync(entries: readonly TopicPartitionOffset[]): Promise<void> {
+    return writeCheckpointFileAsync(
       this.path,
       entries.map((e) => `${e.topic} ${e.partition} ${e.offset}`),
     );

@@ -132,6 +132,11 @@ export class LogManager {
     for (const logDir of this.logDirs) this.#checkpointDir(logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark);
   }
 
+  /** The periodic HW checkpoint, with the fsync off the event loop (a snapshot of the offsets is taken now). */
+  async checkpointHighWatermarksAsync(): Promise<void> {
+    await Promise.all(this.logDirs.map((logDir) => this.#checkpointDirAsync(logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark)));
+  }
+
   checkpointRecoveryPoints(): void {
     for (const logDir of this.logDirs) this.#checkpointDir(logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint);
   }
@@ -248,12 +253,20 @@ export class LogManager {
   }
 
   #checkpointDir(logDir: string, file: string, offsetOf: (log: PartitionLog) => number): void {
+    new OffsetCheckpointFile(join(logDir, file)).write(this.#entries(logDir, offsetOf));
+  }
+
+  #checkpointDirAsync(logDir: string, file: string, offsetOf: (log: PartitionLog) => number): Promise<void> {
+    return new OffsetCheckpointFile(join(logDir, file)).writeAsync(this.#entries(logDir, offsetOf));
+  }
+
+  #entries(logDir: string, offsetOf: (log: PartitionLog) => number): TopicPartitionOffset[] {
     const entries: TopicPartitionOffset[] = [];
     for (const hosted of this.#logs.values()) {
       if (hosted.logDir !== logDir) continue;
       entries.push({ topic: hosted.log.topic, partition: hosted.log.partition, offset: offsetOf(hosted.log) });
     }
-    new OffsetCheckpointFile(join(logDir, file)).write(entries);
+    return entries;
   }
 
   #leastLoadedDir(): string {
