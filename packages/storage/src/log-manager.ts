@@ -288,13 +288,13 @@ export class LogManager {
     }
   }
 
+  /** Periodic: the three checkpoints, written asynchronously so no fsync blocks request handling. */
   #runCheckpoints(): void {
-    try {
-      this.checkpointRecoveryPoints();
-      this.checkpointHighWatermarks();
-      this.checkpointLogStartOffsets();
-    } catch (err) {
-      this.#logger.error({ err }, 'writing checkpoints failed');
-    }
+    const writes = this.logDirs.flatMap((logDir) => [
+      this.#checkpointDirAsync(logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint),
+      this.#checkpointDirAsync(logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark),
+      this.#checkpointDirAsync(logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset),
+    ]);
+    Promise.all(writes).catch((err) => this.#logger.error({ err }, 'writing checkpoints failed'));
   }
 }
