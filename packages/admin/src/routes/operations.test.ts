@@ -166,13 +166,13 @@ describe('topic configs', () => {
 
 describe('partitions: preferred replica election and reassignment', () => {
   it('validates before writing any znode', async () => {
-    const unknownPartition = await app.inject({ method: 'POST', url: '/v1/partitions/reassignment', headers: auth, payload: { partitions: [{ topic: TOPIC, partition: 5, replicas: [1, 2] }] } });
+    const unknownPartition = await app.inject({ method: 'POST', url: '/v1/partitions/reassignments', headers: auth, payload: { partitions: [{ topic: TOPIC, partition: 5, replicas: [1, 2] }] } });
     expect(unknownPartition.json().error.code).toBe('GREGOR_ERR_UNKNOWN_PARTITION');
-    const unknownBroker = await app.inject({ method: 'POST', url: '/v1/partitions/reassignment', headers: auth, payload: { partitions: [{ topic: TOPIC, partition: 0, replicas: [1, 9] }] } });
+    const unknownBroker = await app.inject({ method: 'POST', url: '/v1/partitions/reassignments', headers: auth, payload: { partitions: [{ topic: TOPIC, partition: 0, replicas: [1, 9] }] } });
     expect(unknownBroker.json().error.code).toBe('GREGOR_ERR_INVALID_REPLICA_ASSIGNMENT');
-    const dup = await app.inject({ method: 'POST', url: '/v1/partitions/reassignment', headers: auth, payload: { partitions: [{ topic: TOPIC, partition: 0, replicas: [1, 1] }] } });
+    const dup = await app.inject({ method: 'POST', url: '/v1/partitions/reassignments', headers: auth, payload: { partitions: [{ topic: TOPIC, partition: 0, replicas: [1, 1] }] } });
     expect(dup.json().error.code).toBe('GREGOR_ERR_VALIDATION');
-    expect((await app.inject({ method: 'POST', url: '/v1/partitions/preferred-replica-election', payload: {} })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'POST', url: '/v1/partitions/preferred-election', payload: {} })).statusCode).toBe(401);
     expect(await b1.server.zk.zk.exists(reassignPartitionsPath)).toBeFalsy();
   });
 
@@ -180,26 +180,26 @@ describe('partitions: preferred replica election and reassignment', () => {
     // Written while the controller is away, so that the znode stays.
     const fake = { version: 1, partitions: [{ topic: TOPIC, partition: 0 }] };
     await b1.server.zk.zk.create(preferredReplicaElectionPath, JSON.stringify(fake), 'persistent').catch(() => {});
-    const res = await app.inject({ method: 'POST', url: '/v1/partitions/preferred-replica-election', headers: auth, payload: {} });
+    const res = await app.inject({ method: 'POST', url: '/v1/partitions/preferred-election', headers: auth, payload: {} });
     if (res.statusCode === 202) return; // the controller already consumed the znode: nothing to collide with
     expect([res.statusCode, res.json().error.code]).toEqual([409, 'GREGOR_ERR_OPERATION_IN_PROGRESS']);
   });
 
   it('POST preferred-replica-election writes Kafka\'s JSON; GET shows progress until the controller removes it', async () => {
     await waitFor(async () => !(await b1.server.zk.zk.exists(preferredReplicaElectionPath)), 20_000, 'earlier election done');
-    const res = await app.inject({ method: 'POST', url: '/v1/partitions/preferred-replica-election', headers: auth, payload: { partitions: [{ topic: TOPIC, partition: 0 }] } });
+    const res = await app.inject({ method: 'POST', url: '/v1/partitions/preferred-election', headers: auth, payload: { partitions: [{ topic: TOPIC, partition: 0 }] } });
     expect(res.statusCode, res.body).toBe(202);
     expect(res.json()).toMatchObject({ inProgress: true, partitions: [{ topic: TOPIC, partition: 0 }] });
-    await waitFor(async () => !(await app.inject({ method: 'GET', url: '/v1/partitions/preferred-replica-election' })).json().inProgress, 20_000, 'controller to finish the election');
+    await waitFor(async () => !(await app.inject({ method: 'GET', url: '/v1/partitions/preferred-election' })).json().inProgress, 20_000, 'controller to finish the election');
   });
 
   it('POST reassignment moves a partition to new replicas; GET reports each partition done', async () => {
     const current = b1.server.metadataCache.partitions(TOPIC).find((p) => p.partition === 1)!.replicas;
     const target = [...current].reverse();
-    const res = await app.inject({ method: 'POST', url: '/v1/partitions/reassignment', headers: auth, payload: { partitions: [{ topic: TOPIC, partition: 1, replicas: target }] } });
+    const res = await app.inject({ method: 'POST', url: '/v1/partitions/reassignments', headers: auth, payload: { partitions: [{ topic: TOPIC, partition: 1, replicas: target }] } });
     expect(res.statusCode, res.body).toBe(202);
     expect(res.json().partitions[0]).toMatchObject({ topic: TOPIC, partition: 1, targetReplicas: target });
-    await waitFor(async () => !(await app.inject({ method: 'GET', url: '/v1/partitions/reassignment' })).json().inProgress, 30_000, 'reassignment done');
+    await waitFor(async () => !(await app.inject({ method: 'GET', url: '/v1/partitions/reassignments' })).json().inProgress, 30_000, 'reassignment done');
     await waitFor(() => JSON.stringify(b1.server.metadataCache.partitions(TOPIC).find((p) => p.partition === 1)!.replicas) === JSON.stringify(target), 15_000, 'new replica order in metadata');
   });
 });
@@ -210,7 +210,7 @@ describe('OpenAPI document', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toBe('3.0.3');
-    for (const path of ['/v1/topics', '/v1/topics/{name}', '/v1/topics/{name}/configs', '/v1/brokers', '/v1/controller', '/v1/partitions/reassignment', '/v1/topics/{name}/partitions/{partition}/records', '/healthz']) {
+    for (const path of ['/v1/topics', '/v1/topics/{name}', '/v1/topics/{name}/configs', '/v1/brokers', '/v1/controller', '/v1/partitions/reassignments', '/v1/topics/{name}/partitions/{partition}/records', '/healthz']) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
     expect(doc.paths['/v1/topics'].post.requestBody.content['application/json'].schema.required).toEqual(['name']);

@@ -106,19 +106,19 @@ export function partitionRoutes(app: FastifyInstance, { server }: AdminContext):
     }
   };
 
-  app.post<{ Body: ElectionBody }>('/v1/partitions/preferred-replica-election', { schema: startElectionSchema }, async (request, reply) => {
+  app.post<{ Body: ElectionBody }>('/v1/partitions/preferred-election', { schema: startElectionSchema }, async (request, reply) => {
     const partitions = request.body.partitions ?? allPartitions(server);
     for (const tp of partitions) checkPartition(tp);
     await createAdminZnode(server, preferredReplicaElectionPath, encodePreferredReplicaElection(dedupe(partitions)), 'A preferred replica election');
     return reply.code(202).send({ inProgress: true, partitions: partitions.map((tp) => status(tp)) });
   });
 
-  app.get('/v1/partitions/preferred-replica-election', { schema: electionStatusSchema }, async () => {
+  app.get('/v1/partitions/preferred-election', { schema: electionStatusSchema }, async () => {
     const pending = await server.zk.getPreferredReplicaElection();
     return { inProgress: pending !== null, partitions: (pending ?? []).map((tp) => status(tp)) };
   });
 
-  app.post<{ Body: ReassignmentBody }>('/v1/partitions/reassignment', { schema: startReassignmentSchema }, async (request, reply) => {
+  app.post<{ Body: ReassignmentBody }>('/v1/partitions/reassignments', { schema: startReassignmentSchema }, async (request, reply) => {
     const { partitions } = request.body;
     const registered = new Set(await server.zk.getBrokerIds());
     const seen = new Set<string>();
@@ -134,7 +134,7 @@ export function partitionRoutes(app: FastifyInstance, { server }: AdminContext):
     return reply.code(202).send({ inProgress: true, partitions: partitions.map((r) => status(r, r.replicas)) });
   });
 
-  app.get('/v1/partitions/reassignment', { schema: reassignmentStatusSchema }, async () => {
+  app.get('/v1/partitions/reassignments', { schema: reassignmentStatusSchema }, async () => {
     const pending = await server.zk.getPartitionReassignment();
     return { inProgress: pending !== null, partitions: (pending ?? []).map((r) => status(r, r.replicas)) };
   });
