@@ -1,17 +1,44 @@
 import { errorResponse } from './schemas.js';
 
-/** Schemas of the consumer-group routes (old ZooKeeper consumer groups, /consumers in ZooKeeper). */
+/**
+ * Schemas of the consumer-group routes: groups of the ZooKeeper consumer connector (/consumers in
+ * ZooKeeper, `kind: "zookeeper"`) and of the broker-side group coordinator (`kind: "coordinator"`).
+ */
 const nullableInt = { type: ['integer', 'null'] } as const;
 const errors = { '4xx': errorResponse, '5xx': errorResponse } as const;
 
+const kind = { type: 'string', enum: ['zookeeper', 'coordinator'] } as const;
+const groupId = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[^/]+$' } as const;
+
+/** ZooKeeper members carry consumerId…timestamp; coordinator members memberId…assignment. */
 const member = {
   type: 'object',
-  required: ['consumerId', 'pattern', 'subscription', 'timestamp'],
   properties: {
     consumerId: { type: 'string' },
     pattern: { type: 'string', enum: ['static', 'white_list', 'black_list'] },
     subscription: { type: 'object', additionalProperties: { type: 'integer' } },
     timestamp: { type: 'integer' },
+    memberId: { type: 'string' },
+    groupInstanceId: { type: ['string', 'null'] },
+    clientId: { type: 'string' },
+    clientHost: { type: 'string' },
+    assignment: {
+      type: ['array', 'null'],
+      description: 'Partitions assigned to the member (Java consumer Assignment; null when the protocol type is not "consumer" or the group is not Stable).',
+      items: { type: 'object', required: ['topic', 'partitions'], properties: { topic: { type: 'string' }, partitions: { type: 'array', items: { type: 'integer' } } } },
+    },
+  },
+} as const;
+
+const groupEntry = {
+  type: 'object',
+  required: ['group', 'kind'],
+  properties: {
+    group: { type: 'string' },
+    kind,
+    state: { type: 'string', description: 'Coordinator groups: Empty, PreparingRebalance, CompletingRebalance, Stable or Dead.' },
+    protocolType: { type: 'string' },
+    coordinator: { type: 'integer', description: 'The broker coordinating the group.' },
   },
 } as const;
 
@@ -30,17 +57,76 @@ const partition = {
 
 export const listGroupsSchema = {
   querystring: { type: 'object', additionalProperties: false },
-  response: { 200: { type: 'object', required: ['groups'], properties: { groups: { type: 'array', items: { type: 'string' } } } }, ...errors },
-} as const;
-
-export const describeGroupSchema = {
-  querystring: { type: 'object', additionalProperties: false },
-  params: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[^/]+$' } } },
   response: {
     200: {
       type: 'object',
-      required: ['group', 'members', 'partitions'],
-      properties: { group: { type: 'string' }, members: { type: 'array', items: member }, partitions: { type: 'array', items: partition } },
+      required: ['groups', 'entries'],
+      properties: {
+        groups: { type: 'array', items: { type: 'string' }, description: 'Names of the groups of both kinds, sorted, each once.' },
+        entries: { type: 'array', items: groupEntry, description: 'One entry per group and kind.' },
+      },
+    },
+    ...errors,
+  },
+} as const;
+
+export const describeGroupSchema = {
+  querystring: { type: 'object', additionalProperties: false, properties: { kind } },
+  params: { type: 'object', required: ['id'], properties: { id: groupId } },
+  response: {
+    200: {
+      type: 'object',
+      required: ['group', 'kind', 'members', 'partitions'],
+      properties: {
+        group: { type: 'string' },
+        kind,
+        state: { type: 'string' },
+        protocolType: { type: 'string' },
+        protocol: { type: 'string', description: 'The selected protocol (the assignor for consumer groups); empty unless Stable.' },
+        coordinator: { type: 'integer' },
+        members: { type: 'array', items: member },
+        partitions: { type: 'array', items: partition },
+      },
+    },
+    ...errors,
+  },
+} as const;
+
+const resetTo = {
+  oneOf: [
+    { type: 'string', enum: ['earliest', 'latest'] },
+    { type: 'object', required: ['timestamp'], additionalProperties: false, properties: { timestamp: { type: 'integer', minimum: 0 } } },
+  ],
+} as const;
+
+export const resetOffsetsSchema = {
+  params: { type: 'object', required: ['id'], properties: { id: groupId } },
+  body: {
+    type: 'object',
+    required: ['to'],
+    additionalProperties: false,
+    properties: {
+      to: resetTo,
+      topics: { type: 'array', minItems: 1, maxItems: 1000, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 249 } },
+      kind: { ...kind, description: 'Default: zookeeper when the group has a /consumers node, else coordinator.' },
+    },
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['group', 'kind', 'offsets'],
+      properties: {
+        group: { type: 'string' },
+        kind,
+        offsets: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['topic', 'partition', 'previousOffset', 'offset'],
+            properties: { topic: { type: 'string' }, partition: { type: 'integer' }, previousOffset: nullableInt, offset: { type: 'integer' } },
+          },
+        },
+      },
     },
     ...errors,
   },

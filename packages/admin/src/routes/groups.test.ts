@@ -43,7 +43,7 @@ describe('consumer group routes', () => {
   it('GET /v1/groups lists the groups under /consumers', async () => {
     const res = await app.inject({ method: 'GET', url: '/v1/groups' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ groups: ['billing'] });
+    expect(res.json()).toEqual({ groups: ['billing'], entries: [{ group: 'billing', kind: 'zookeeper' }] });
   });
 
   it('GET /v1/groups/:id shows members, owners, committed and log end offsets, lag', async () => {
@@ -51,7 +51,7 @@ describe('consumer group routes', () => {
       const b = (await app.inject({ method: 'GET', url: '/v1/groups/billing' })).json() as { partitions: { logEndOffset: number | null }[] };
       return b.partitions.every((p) => p.logEndOffset === 5) ? b : null;
     }, 10_000, 'log end offsets');
-    expect(body).toMatchObject({ group: 'billing', members: [{ consumerId: 'billing_c1', pattern: 'static', subscription: { orders: 1 } }] });
+    expect(body).toMatchObject({ group: 'billing', kind: 'zookeeper', members: [{ consumerId: 'billing_c1', pattern: 'static', subscription: { orders: 1 } }] });
     const parts = (body as unknown as { partitions: { committedOffset: number; lag: number; owner: string }[] }).partitions;
     expect(parts.map((p) => p.owner)).toEqual(['billing_c1-0', 'billing_c1-0']);
     expect(parts.reduce((s, p) => s + p.committedOffset, 0)).toBe(4);
@@ -64,6 +64,30 @@ describe('consumer group routes', () => {
     expect(unknown.json()).toEqual({ error: { code: 'GREGOR_ERR_UNKNOWN_GROUP', message: "Consumer group 'nobody' does not exist.", kafkaErrorCode: 69 } });
     const bad = await app.inject({ method: 'GET', url: '/v1/groups/a%2Fb' }); // "a/b" cannot be a znode name
     expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: { code: 'GREGOR_ERR_VALIDATION' } });
+  });
+
+  it('POST /v1/groups/:id/offsets/reset answers 409 while a consumer is registered, then resets to latest once it left', async () => {
+    const busy = await app.inject({ method: 'POST', url: '/v1/groups/billing/offsets/reset', payload: { to: 'latest' } });
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json()).toMatchObject({ error: { code: 'GREGOR_ERR_GROUP_NOT_EMPTY', kafkaErrorCode: 68 } });
+    await connector.shutdown();
+    const before = await Promise.all([0, 1].map((p) => broker.server.zk.getConsumerOffset('billing', 'orders', p)));
+    const res = await app.inject({ method: 'POST', url: '/v1/groups/billing/offsets/reset', payload: { to: 'latest', topics: ['orders'] } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      group: 'billing',
+      kind: 'zookeeper',
+      offsets: [0, 1].map((partition) => ({ topic: 'orders', partition, previousOffset: Number(before[partition]), offset: 5 })),
+    });
+    expect(await Promise.all([0, 1].map((p) => broker.server.zk.getConsumerOffset('billing', 'orders', p)))).toEqual([5n, 5n]);
+    const described = (await app.inject({ method: 'GET', url: '/v1/groups/billing' })).json() as { partitions: { lag: number }[] };
+    expect(described.partitions.map((p) => p.lag)).toEqual([0, 0]);
+    const unknownTopic = await app.inject({ method: 'POST', url: '/v1/groups/billing/offsets/reset', payload: { to: 'earliest', topics: ['nope'] } });
+    expect(unknownTopic.json()).toMatchObject({ error: { code: 'GREGOR_ERR_UNKNOWN_TOPIC' } });
+    const unknownGroup = await app.inject({ method: 'POST', url: '/v1/groups/nobody/offsets/reset', payload: { to: 'earliest' } });
+    expect(unknownGroup.statusCode).toBe(404);
+    const bad = await app.inject({ method: 'POST', url: '/v1/groups/billing/offsets/reset', payload: { to: 'middle' } });
     expect(bad.json()).toMatchObject({ error: { code: 'GREGOR_ERR_VALIDATION' } });
   });
 });
