@@ -4,13 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../../../../test/support/in-process-cluster.js';
 import { buildAdminApp } from '../index.js';
 
-// A real ZooKeeper and broker; a kafkajs consumer group (broker-side coordinator) reads the first half of a topic.
+// A real ZooKeeper and two brokers; a kafkajs consumer group (broker-side coordinator) reads the first half of
+// a topic. The admin API asked is the one of the broker that does NOT coordinate the group, so that
+// ListGroups, DescribeGroups, OffsetFetch/Commit and ListOffsets go over the wire to the other broker.
 const TOKEN = 'group-admin-token';
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 let zk: TestZooKeeper;
-let broker: TestBroker;
+let brokers: TestBroker[] = [];
+let apps: FastifyInstance[] = [];
 let app: FastifyInstance;
+let coordinatorId = -1;
 let kafka: Kafka;
 let admin: Admin;
 let consumer: Consumer | null = null;
@@ -49,9 +53,11 @@ async function committed(): Promise<number[]> {
 
 beforeAll(async () => {
   zk = await startZooKeeper();
-  broker = await startBroker(zk, 1, { 'offsets.topic.num.partitions': '2', 'offsets.topic.replication.factor': '1', 'group.initial.rebalance.delay.ms': '0' });
-  app = buildAdminApp(broker.server, { authToken: TOKEN });
-  kafka = new Kafka({ clientId: 'kjs-admin-test', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 10, initialRetryTime: 100 } });
+  const props = { 'offsets.topic.num.partitions': '2', 'offsets.topic.replication.factor': '1', 'group.initial.rebalance.delay.ms': '0' };
+  brokers = [await startBroker(zk, 1, props), await startBroker(zk, 2, props)];
+  apps = brokers.map((b) => buildAdminApp(b.server, { authToken: TOKEN }));
+  app = apps[0]!;
+  kafka = new Kafka({ clientId: 'kjs-admin-test', brokers: brokers.map((b) => b.bootstrap), logLevel: logLevel.NOTHING, retry: { retries: 10, initialRetryTime: 100 } });
   admin = kafka.admin();
   await admin.connect();
   await admin.createTopics({ topics: [{ topic: 'events', numPartitions: 2, replicationFactor: 1 }], waitForLeaders: true });
@@ -61,10 +67,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await consumer?.disconnect();
   await admin?.disconnect();
-  await app?.close();
-  await broker?.stop();
+  for (const a of apps) await a.close();
+  for (const b of brokers) await b.stop();
   await zk?.stop();
-  if (broker) removeDir(broker.logDir);
+  for (const b of brokers) removeDir(b.logDir);
 });
 
 describe('coordinator consumer groups', () => {
@@ -79,6 +85,9 @@ describe('coordinator consumer groups', () => {
       return seen.size === 10 && d.state === 'Stable' && d.partitions.every((p) => p.committedOffset === 5) ? d : null;
     }, 20_000, 'the group read and committed the first 10 records');
     expect(body).toMatchObject({ kind: 'coordinator', protocolType: 'consumer', protocol: 'RoundRobinAssigner' });
+    coordinatorId = (body as unknown as { coordinator: number }).coordinator;
+    app = apps[coordinatorId === 1 ? 1 : 0]!;
+    expect((await describeGroup()).members).toHaveLength(1); // the same view from the other broker
     expect(body.members).toHaveLength(1);
     const [m] = body.members;
     expect(m).toMatchObject({ clientId: 'kjs-admin-test', assignment: [{ topic: 'events', partitions: [0, 1] }] });
@@ -102,7 +111,7 @@ describe('coordinator consumer groups', () => {
   it('lists the disconnected group as an Empty coordinator group and describes its lag', async () => {
     const list = await app.inject({ method: 'GET', url: '/v1/groups' });
     expect(list.statusCode).toBe(200);
-    expect(list.json()).toEqual({ groups: ['g-kjs'], entries: [{ group: 'g-kjs', kind: 'coordinator', state: 'Empty', protocolType: 'consumer', coordinator: 1 }] });
+    expect(list.json()).toEqual({ groups: ['g-kjs'], entries: [{ group: 'g-kjs', kind: 'coordinator', state: 'Empty', protocolType: 'consumer', coordinator: coordinatorId }] });
     const body = await describeGroup();
     expect(body).toMatchObject({ kind: 'coordinator', state: 'Empty', members: [] });
     expect(body.partitions).toEqual([0, 1].map((partition) => ({ topic: 'events', partition, owner: null, committedOffset: 5, logEndOffset: 10, lag: 5 })));
