@@ -10,6 +10,8 @@ const OFFSETS_TOPIC = '__consumer_offsets';
 /** Commit errors that mean the group has members (Kafka answers them to a commit outside any generation). */
 const ACTIVE_GROUP_ERRORS: ReadonlySet<number> = new Set([ErrorCode.UNKNOWN_MEMBER_ID, ErrorCode.ILLEGAL_GENERATION, ErrorCode.REBALANCE_IN_PROGRESS]);
 const RETRY = { retries: 10, retryBackoffMs: 100, retryBackoffMaxMs: 1000 };
+/** A listing waits less for a broker still loading its groups: its absence is reported instead. */
+const LIST_RETRY = { retries: 3, retryBackoffMs: 100, retryBackoffMaxMs: 500 };
 
 export interface CoordinatorGroupEntry {
   group: string;
@@ -39,25 +41,45 @@ export interface CoordinatorGroup {
   committed: { topic: string; partition: number; offset: number }[];
 }
 
-/** The groups every live broker coordinates (ListGroups), with their states (DescribeGroups to the same broker). */
-export async function listCoordinatorGroups(ctx: AdminContext): Promise<CoordinatorGroupEntry[]> {
+export interface CoordinatorGroupListing {
+  groups: CoordinatorGroupEntry[];
+  /** Brokers whose groups are missing from `groups` because they did not answer. */
+  unavailable: { broker: number; error: string }[];
+}
+
+/**
+ * The groups every live broker coordinates (ListGroups), with their states (DescribeGroups to the same
+ * broker). A broker that does not answer is reported, not fatal: the others' groups are still listed.
+ */
+export async function listCoordinatorGroups(ctx: AdminContext): Promise<CoordinatorGroupListing> {
   // No __consumer_offsets: no broker coordinates anything yet (and asking would not create it).
-  if (!ctx.server.metadataCache.contains(OFFSETS_TOPIC)) return [];
-  const perBroker = await Promise.all(
-    ctx.server.metadataCache.aliveBrokers().map(async (b): Promise<CoordinatorGroupEntry[]> => {
-      const conn = brokerConnection(ctx, b.id);
-      const listed = await retry(async () => {
-        const res = await conn.send(ListGroups, {});
-        if (res.errorCode !== ErrorCode.NONE) throw new KafkaProtocolError(res.errorCode, `ListGroups to broker ${b.id}`);
-        return res.groups;
-      }, RETRY);
-      if (listed.length === 0) return [];
-      const described = await conn.send(DescribeGroups, { groups: listed.map((g) => g.groupId), includeAuthorizedOperations: false });
-      const states = new Map(described.groups.map((g) => [g.groupId, g.errorCode === ErrorCode.NONE ? g.groupState : 'Unknown']));
-      return listed.map((g) => ({ group: g.groupId, kind: 'coordinator', state: states.get(g.groupId) ?? 'Unknown', protocolType: g.protocolType, coordinator: b.id }));
+  if (!ctx.server.metadataCache.contains(OFFSETS_TOPIC)) return { groups: [], unavailable: [] };
+  const listing: CoordinatorGroupListing = { groups: [], unavailable: [] };
+  await Promise.all(
+    ctx.server.metadataCache.aliveBrokers().map(async (b) => {
+      try {
+        listing.groups.push(...(await groupsOf(ctx, b.id)));
+      } catch (error) {
+        listing.unavailable.push({ broker: b.id, error: (error as Error).message });
+      }
     }),
   );
-  return perBroker.flat().sort((a, b) => a.group.localeCompare(b.group));
+  listing.groups.sort((a, b) => a.group.localeCompare(b.group) || a.coordinator - b.coordinator);
+  listing.unavailable.sort((a, b) => a.broker - b.broker);
+  return listing;
+}
+
+async function groupsOf(ctx: AdminContext, brokerId: number): Promise<CoordinatorGroupEntry[]> {
+  const conn = brokerConnection(ctx, brokerId);
+  const listed = await retry(async () => {
+    const res = await conn.send(ListGroups, {});
+    if (res.errorCode !== ErrorCode.NONE) throw new KafkaProtocolError(res.errorCode, `ListGroups to broker ${brokerId} answered ${errorName(res.errorCode)}`);
+    return res.groups;
+  }, LIST_RETRY);
+  if (listed.length === 0) return [];
+  const described = await conn.send(DescribeGroups, { groups: listed.map((g) => g.groupId), includeAuthorizedOperations: false });
+  const states = new Map(described.groups.map((g) => [g.groupId, g.errorCode === ErrorCode.NONE ? g.groupState : 'Unknown']));
+  return listed.map((g) => ({ group: g.groupId, kind: 'coordinator', state: states.get(g.groupId) ?? 'Unknown', protocolType: g.protocolType, coordinator: brokerId }));
 }
 
 /** The group's coordinator (FindCoordinator asked of this broker), retried while it is not available. */

@@ -64,6 +64,11 @@ export const listGroupsSchema = {
       properties: {
         groups: { type: 'array', items: { type: 'string' }, description: 'Names of the groups of both kinds, sorted, each once.' },
         entries: { type: 'array', items: groupEntry, description: 'One entry per group and kind.' },
+        unavailableCoordinators: {
+          type: 'array',
+          description: 'Present when some live brokers did not answer ListGroups: the groups they coordinate are missing from this answer.',
+          items: { type: 'object', required: ['broker', 'error'], properties: { broker: { type: 'integer' }, error: { type: 'string' } } },
+        },
       },
     },
     ...errors,

@@ -24,9 +24,10 @@ export function groupRoutes(app: FastifyInstance, ctx: AdminContext): void {
   const { server } = ctx;
 
   app.get('/v1/groups', { schema: listGroupsSchema }, async () => {
-    const [zkGroups, coordinatorGroups] = await Promise.all([listGroups(server.zk), listCoordinatorGroups(ctx)]);
-    const entries = [...zkGroups.map((group) => ({ group, kind: 'zookeeper' as const })), ...coordinatorGroups];
-    return { groups: [...new Set(entries.map((e) => e.group))].sort(), entries };
+    const [zkGroups, coordinator] = await Promise.all([listGroups(server.zk), listCoordinatorGroups(ctx)]);
+    const entries = [...zkGroups.map((group) => ({ group, kind: 'zookeeper' as const })), ...coordinator.groups];
+    const groups = [...new Set(entries.map((e) => e.group))].sort();
+    return coordinator.unavailable.length > 0 ? { groups, entries, unavailableCoordinators: coordinator.unavailable } : { groups, entries };
   });
 
   app.get<{ Params: { id: string }; Querystring: { kind?: GroupKind } }>('/v1/groups/:id', { schema: describeGroupSchema }, async (request) => {
