@@ -62,6 +62,7 @@ function startBroker(id) {
     `broker.id=${id}`, `listeners=PLAINTEXT://127.0.0.1:${ports[id - 1]}`, `log.dirs=${dir}/data`,
     `zookeeper.connect=${ensemble.connectString}`, `zookeeper.session.timeout.ms=${SESSION_MS}`, 'http.port=-1',
     'replica.fetch.wait.max.ms=100', 'auto.leader.rebalance.enable=false', 'controlled.shutdown.retry.backoff.ms=200',
+    ...(process.env.EXTRA_PROPS ?? '').split(',').filter(Boolean),
   ].join('\n'));
   const child = spawn(process.execPath, [join(root, 'packages/cli/dist/main.js'), 'broker', '--config', join(dir, 'server.properties')], {
     stdio: ['ignore', 'ignore', openSync(join(dir, 'broker.log'), 'a')],
