@@ -1,5 +1,5 @@
 import { type Logger } from '@gregor/common';
-import { Attributes, BATCH_HEADER_SIZE, BatchOffsets, computeBatchCrc, CURRENT_MAGIC, decodeRecordSet, Writer, type DecodedRecord } from '@gregor/protocol';
+import { Attributes, CompressionType, decodeRecordSet, encodeRecordBatch, type DecodedRecord } from '@gregor/protocol';
 import type { PartitionLog } from './log.js';
 
 /** Kafka's `delete.retention.ms` default: tombstones stay readable this long. */
@@ -34,77 +34,18 @@ interface Kept {
   record: DecodedRecord;
 }
 
-/** Varint size helpers for one record of a RecordBatch v2. */
-function varintSize(v: number): number {
-  let z = (v << 1) ^ (v >> 31);
-  z >>>= 0;
-  let n = 1;
-  while (z >= 0x80) {
-    z >>>= 7;
-    n++;
-  }
-  return n;
-}
-
-function varlongSize(v: number): number {
-  let z = BigInt.asUintN(64, (BigInt(v) << 1n) ^ (BigInt(v) >> 63n));
-  let n = 1;
-  while (z >= 0x80n) {
-    z >>= 7n;
-    n++;
-  }
-  return n;
-}
-
-function bytesSize(b: Buffer | null): number {
-  return b === null ? varintSize(-1) : varintSize(b.length) + b.length;
-}
-
-function writeBytes(w: Writer, b: Buffer | null): void {
-  if (b === null) w.varint(-1);
-  else w.varint(b.length).raw(b);
-}
-
 /**
  * One uncompressed batch spanning exactly [baseOffset, lastOffset] holding `kept` at their own offsets (gaps
  * between records are what compaction leaves; the span keeps segments contiguous for recovery).
  */
 export function encodeCompactedBatch(baseOffset: number, lastOffset: number, kept: readonly Kept[], emptyTimestamp: number): Buffer {
-  const firstTimestamp = kept.length > 0 ? kept[0]!.record.timestamp : emptyTimestamp;
-  let maxTimestamp = firstTimestamp;
-  const w = new Writer(1024);
-  w.raw(Buffer.alloc(BATCH_HEADER_SIZE));
-  for (const { offset, record } of kept) {
-    maxTimestamp = Math.max(maxTimestamp, record.timestamp);
-    const tsDelta = record.timestamp - firstTimestamp;
-    const offsetDelta = offset - baseOffset;
-    const headerKeys = record.headers.map((h) => Buffer.from(h.key, 'utf8'));
-    let size = 1 + varlongSize(tsDelta) + varintSize(offsetDelta) + bytesSize(record.key) + bytesSize(record.value) + varintSize(record.headers.length);
-    record.headers.forEach((h, i) => (size += bytesSize(headerKeys[i]!) + bytesSize(h.value)));
-    w.varint(size).int8(0).varlong(tsDelta).varint(offsetDelta);
-    writeBytes(w, record.key);
-    writeBytes(w, record.value);
-    w.varint(record.headers.length);
-    record.headers.forEach((h, i) => {
-      writeBytes(w, headerKeys[i]!);
-      writeBytes(w, h.value);
-    });
-  }
-  const batch = w.toBuffer();
-  batch.writeBigInt64BE(BigInt(baseOffset), BatchOffsets.baseOffset);
-  batch.writeInt32BE(batch.length - 12, BatchOffsets.batchLength);
-  batch.writeInt32BE(-1, BatchOffsets.partitionLeaderEpoch);
-  batch.writeInt8(CURRENT_MAGIC, BatchOffsets.magic);
-  batch.writeInt16BE(0, BatchOffsets.attributes);
-  batch.writeInt32BE(lastOffset - baseOffset, BatchOffsets.lastOffsetDelta);
-  batch.writeBigInt64BE(BigInt(firstTimestamp), BatchOffsets.firstTimestamp);
-  batch.writeBigInt64BE(BigInt(maxTimestamp), BatchOffsets.maxTimestamp);
-  batch.writeBigInt64BE(-1n, BatchOffsets.producerId);
-  batch.writeInt16BE(-1, BatchOffsets.producerEpoch);
-  batch.writeInt32BE(-1, BatchOffsets.baseSequence);
-  batch.writeInt32BE(kept.length, BatchOffsets.recordCount);
-  batch.writeUInt32BE(computeBatchCrc(batch, 0, batch.length), BatchOffsets.crc);
-  return batch;
+  return encodeRecordBatch({
+    baseOffset,
+    compression: CompressionType.none,
+    firstTimestamp: kept.length > 0 ? kept[0]!.record.timestamp : emptyTimestamp,
+    lastOffsetDelta: lastOffset - baseOffset,
+    records: kept.map(({ offset, record }) => ({ key: record.key, value: record.value, headers: record.headers, timestamp: record.timestamp, offsetDelta: offset - baseOffset })),
+  });
 }
 
 /**

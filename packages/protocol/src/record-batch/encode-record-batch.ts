@@ -16,7 +16,9 @@ export interface RecordBatchInput {
   producerId?: number;
   producerEpoch?: number;
   baseSequence?: number;
-  records: RecordInput[];
+  /** Default records.length - 1; larger when the batch spans offsets it no longer holds (compaction). */
+  lastOffsetDelta?: number;
+  records: readonly RecordInput[];
 }
 
 /**
@@ -78,7 +80,7 @@ export function encodeRecordBatch(input: RecordBatchInput): Buffer {
   for (let i = 0; i < records.length; i++) {
     const record = records[i]!;
     if (record.timestamp > maxTimestamp) maxTimestamp = record.timestamp;
-    writeRecord(body, record, i, firstTimestamp);
+    writeRecord(body, record, record.offsetDelta ?? i, firstTimestamp);
   }
   let recordBytes = body.toBuffer();
   if (input.compression !== CompressionType.none) recordBytes = compressionCodec(input.compression).compress(recordBytes);
@@ -95,7 +97,7 @@ export function encodeRecordBatch(input: RecordBatchInput): Buffer {
   buf.writeInt32BE(input.partitionLeaderEpoch ?? -1, O.partitionLeaderEpoch);
   buf.writeInt8(CURRENT_MAGIC, O.magic);
   buf.writeInt16BE(attributes, O.attributes);
-  buf.writeInt32BE(records.length - 1, O.lastOffsetDelta);
+  buf.writeInt32BE(input.lastOffsetDelta ?? records.length - 1, O.lastOffsetDelta);
   buf.writeBigInt64BE(BigInt(firstTimestamp), O.firstTimestamp);
   buf.writeBigInt64BE(BigInt(maxTimestamp), O.maxTimestamp);
   buf.writeBigInt64BE(BigInt(input.producerId ?? -1), O.producerId);

@@ -9,6 +9,8 @@ export interface RecordInput {
   value: Buffer | null;
   headers: RecordHeader[];
   timestamp: number;
+  /** Offset relative to the batch's base offset; default the record's index (compaction leaves gaps). */
+  offsetDelta?: number;
 }
 
 export interface DecodedRecord {
