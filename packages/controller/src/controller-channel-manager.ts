@@ -100,6 +100,9 @@ class BrokerSendQueue {
   async stop(): Promise<void> {
     this.#abort.abort();
     this.#wake?.();
+    // A request in flight to a dead broker (a killed container never answers, not even with a reset)
+    // would hold the loop until controller.socket.timeout.ms: close the connection so it fails now.
+    this.#dropConnection();
     await this.#loop;
   }
 }
