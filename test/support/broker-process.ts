@@ -1,9 +1,9 @@
 // Test support: a broker as a real OS process (`gregor broker`), so tests can SIGKILL, SIGSTOP and restart it.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+// The process itself is the launcher's BrokerProcess; this adds the test defaults and waits, after the
+// port opens, until the broker answers Metadata (it holds client requests until it knows its role).
 import { join } from 'node:path';
 import { Connection } from '@gregor/client';
-import { ManagedProcess } from '@gregor/launcher';
+import { BrokerProcess as LauncherBrokerProcess } from '@gregor/launcher';
 import { Metadata } from '@gregor/protocol';
 
 const CLI = join(import.meta.dirname, '../../packages/cli/dist/main.js');
@@ -18,94 +18,76 @@ export interface BrokerProcessOptions {
 
 export class BrokerProcess {
   readonly opts: BrokerProcessOptions;
-  readonly logDir: string;
-  readonly logFile: string;
-  #proc: ManagedProcess | null = null;
+  readonly #process: LauncherBrokerProcess;
 
   constructor(opts: BrokerProcessOptions) {
     this.opts = opts;
-    mkdirSync(opts.dir, { recursive: true });
-    this.logDir = join(opts.dir, 'data');
-    this.logFile = join(opts.dir, 'broker.log');
     const props = {
       'broker.id': String(opts.brokerId),
       listeners: `PLAINTEXT://127.0.0.1:${opts.port}`,
-      'log.dirs': this.logDir,
+      'log.dirs': join(opts.dir, 'data'),
       'zookeeper.connect': opts.zookeeperConnect,
       'zookeeper.session.timeout.ms': '6000',
       'controlled.shutdown.retry.backoff.ms': '200',
       'http.port': '-1',
       ...opts.props,
     };
-    writeFileSync(join(opts.dir, 'server.properties'), Object.entries(props).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
+    this.#process = new LauncherBrokerProcess({
+      id: opts.brokerId,
+      dir: opts.dir,
+      host: '127.0.0.1',
+      port: opts.port,
+      httpPort: Number(props['http.port']),
+      properties: new Map(Object.entries(props)),
+      gregorCommand: [process.execPath, CLI],
+      stopGraceMs: 20_000,
+      readyTimeoutMs: 30_000,
+    });
   }
 
   get bootstrap(): string {
-    return `127.0.0.1:${this.opts.port}`;
+    return this.#process.bootstrapServer;
   }
 
-  get pid(): number | undefined {
-    return this.#proc?.pid;
+  get logDir(): string {
+    return this.#process.dataDir;
   }
 
-  /** Starts the process and waits until it answers Metadata (served only once it knows its role). */
+  get logFile(): string {
+    return this.#process.logFile;
+  }
+
+  /** Starts the process and waits until it answers Metadata. */
   async start(): Promise<void> {
-    this.#proc = new ManagedProcess({
-      name: `broker-${this.opts.brokerId}`,
-      command: process.execPath,
-      args: [CLI, 'broker', '--config', join(this.opts.dir, 'server.properties')],
-      env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG ?? 'info' },
-      logFile: this.logFile,
-      stopGraceMs: 20_000,
-    });
-    await this.#proc.start();
-    await waitForPort(this.opts.port, 30_000, () => this.#proc?.isRunning() ?? false);
+    await this.#process.start();
+    await this.#process.waitReady();
     await waitForMetadata(this.opts.port, 30_000);
   }
 
   /** SIGTERM: controlled shutdown, then exit. */
-  async stop(): Promise<void> {
-    await this.#proc?.stop();
+  stop(): Promise<void> {
+    return this.#process.stop();
   }
 
-  async kill(): Promise<void> {
-    await this.#proc?.kill();
+  kill(): Promise<void> {
+    return this.#process.kill();
   }
 
   pause(): void {
-    this.#proc?.pause();
+    this.#process.pause();
   }
 
   resume(): void {
-    this.#proc?.resume();
+    this.#process.resume();
   }
 
   isRunning(): boolean {
-    return this.#proc?.isRunning() ?? false;
+    return this.#process.isRunning();
   }
 
   tailLog(): string {
-    return this.#proc?.tailLog() ?? '';
+    return this.#process.tailLog();
   }
-}
-
-export function waitForPort(port: number, timeoutMs: number, alive: () => boolean = () => true): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const s = net.connect({ host: '127.0.0.1', port }, () => {
-        s.destroy();
-        resolve();
-      });
-      s.on('error', () => {
-        s.destroy();
-        if (!alive()) reject(new Error(`process died before port ${port} opened`));
-        else if (Date.now() > deadline) reject(new Error(`port ${port} not open after ${timeoutMs} ms`));
-        else setTimeout(attempt, 100);
-      });
-    };
-    attempt();
-  });
 }
 
 /** Resolves once the broker answers a Metadata request (it holds client requests until ready). */
