@@ -311,6 +311,10 @@ export class KafkaZkClient {
     await this.zk.createIfAbsent(paths.deleteTopicsPath(topic));
   }
 
+  async isTopicMarkedForDeletion(topic: string): Promise<boolean> {
+    return (await this.zk.exists(paths.deleteTopicsPath(topic))) !== null;
+  }
+
   async getTopicsMarkedForDeletion(watcher?: ZkWatcher): Promise<string[]> {
     return (await this.zk.getChildren(paths.deleteTopicsRootPath, watcher)).sort();
   }

@@ -90,7 +90,8 @@ export class AdminManager {
         results.push(toResult(t.name, err));
       }
     }
-    if (created.length > 0) {
+    // A timeout of 0 asks for no wait (Kafka answers at once with the outcome of the ZooKeeper writes).
+    if (created.length > 0 && timeoutMs > 0) {
       const ready = await this.#cache.waitFor(() => created.every((name) => this.#hasLeaders(name, expected.get(name)!)), timeoutMs);
       if (!ready) {
         for (const r of results) {
@@ -133,7 +134,7 @@ export class AdminManager {
         results.push(toResult(name, err));
       }
     }
-    if (marked.length > 0) {
+    if (marked.length > 0 && timeoutMs > 0) {
       const done = await this.#cache.waitFor(() => marked.every((n) => !this.#cache.contains(n)), timeoutMs);
       if (!done) {
         for (const r of results) if (marked.includes(r.name) && this.#cache.contains(r.name)) r.errorCode = ErrorCode.REQUEST_TIMED_OUT;
@@ -151,8 +152,10 @@ export class AdminManager {
     const changed: { name: string; count: number }[] = [];
     for (const r of requests) {
       try {
+        // ZooKeeper is the truth: a topic created a moment ago may not be in this broker's metadata yet.
         const current = await this.#zk.getTopicAssignment(r.name);
-        if (!current || !this.#cache.contains(r.name)) throw new GregorError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `The topic '${r.name}' does not exist.`);
+        if (!current) throw new GregorError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `The topic '${r.name}' does not exist.`);
+        if (await this.#zk.isTopicMarkedForDeletion(r.name)) throw new GregorError(ErrorCode.INVALID_TOPIC_EXCEPTION, 'The topic is queued for deletion.');
         const existing = current.assignment.partitions;
         const have = existing.size;
         if (r.count <= have) {
@@ -184,7 +187,7 @@ export class AdminManager {
         results.push(toResult(r.name, err));
       }
     }
-    if (changed.length > 0) {
+    if (changed.length > 0 && timeoutMs > 0) {
       const ok = () => changed.every((c) => this.#cache.partitions(c.name).filter((p) => p.leader >= 0).length >= c.count);
       if (!(await this.#cache.waitFor(ok, timeoutMs))) {
         for (const r of results) if (changed.some((c) => c.name === r.name)) r.errorCode = ErrorCode.REQUEST_TIMED_OUT;

@@ -40,7 +40,7 @@ export interface FetchPartitionData {
   highWatermark: number;
   lastStableOffset: number;
   logStartOffset: number;
-  records: Buffer | null;
+  records: Buffer;
 }
 
 export interface FetchParams {
@@ -336,7 +336,9 @@ export class ReplicaManager {
         highWatermark: -1,
         lastStableOffset: -1,
         logStartOffset: -1,
-        records: null,
+        // Never null: librdkafka rejects a whole response with a null record set ("invalid
+        // MessageSetSize -1"), so an error partition carries an empty one, as Kafka sends.
+        records: EMPTY,
       };
       try {
         const p = this.leaderPartitionOrError(r.topic, r.partition);
