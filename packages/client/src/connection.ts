@@ -233,6 +233,7 @@ export class Connection {
         flexibleResponseHeader: responseHeaderFlexible(codec),
         decode: (r) => {
           const start = r.position;
+          r.flexible = codec.flexible;
           try {
             return codec.decodeResponse(r);
           } catch (error) {

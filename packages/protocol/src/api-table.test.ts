@@ -8,7 +8,7 @@ describe('API table', () => {
       0: [3, 7],
       1: [4, 11],
       2: [1, 5],
-      3: [0, 8],
+      3: [0, 9],
       4: [0, 2],
       5: [0, 1],
       6: [0, 5],
@@ -41,8 +41,19 @@ describe('API table', () => {
     expect(getApi(999)).toBeUndefined();
   });
 
-  it('marks only ApiVersions v3 as flexible', () => {
-    const flexible = allApis().flatMap((api) => [...api.versions.values()].filter((c) => c.flexible).map((c) => `${api.name} v${c.version}`));
-    expect(flexible).toEqual(['ApiVersions v3']);
+  it('marks a version flexible exactly when Kafka does (first flexible version per API, Kafka 2.4-2.8 message definitions)', () => {
+    // apiKey -> first flexible version (undefined: never flexible), from Kafka's *Request.json "flexibleVersions".
+    const FIRST_FLEXIBLE: Record<number, number | undefined> = {
+      0: 9, 1: 12, 2: 6, 3: 9, 4: 4, 5: 2, 6: 6, 7: 3, 8: 8, 9: 6, 10: 3, 11: 6, 12: 4, 13: 4, 14: 4, 15: 5, 16: 3,
+      17: undefined, 18: 3, 19: 5, 20: 4, 21: 2, 22: 2, 23: 4, 29: 2, 30: 2, 31: 2, 32: 4, 33: 2, 34: 2, 35: 2, 36: 2,
+      37: 2, 42: 2, 43: 2, 44: 1, 45: 0, 46: 0, 47: undefined,
+    };
+    for (const api of allApis()) {
+      expect(Object.hasOwn(FIRST_FLEXIBLE, api.apiKey), `${api.name} missing from FIRST_FLEXIBLE`).toBe(true);
+      const first = FIRST_FLEXIBLE[api.apiKey];
+      for (const codec of api.versions.values()) {
+        expect(codec.flexible, `${api.name} v${codec.version}`).toBe(first !== undefined && codec.version >= first);
+      }
+    }
   });
 });

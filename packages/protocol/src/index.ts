@@ -1,4 +1,4 @@
-export { Writer } from './primitives/writer.js';
+export { Writer, type TaggedField } from './primitives/writer.js';
 export { Reader } from './primitives/reader.js';
 export { defineApi, sameAs, type ApiDefinition, type ApiVersionCodec } from './api.js';
 export { decodeRequestHeader, encodeRequestHeader, encodeResponseHeader, decodeResponseHeader, writeFrame, type RequestHeader } from './header.js';

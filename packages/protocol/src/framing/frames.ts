@@ -34,6 +34,7 @@ export interface ClientRequestHeader {
 export function encodeRequestFrame<Req, Res>(codec: ApiVersionCodec<Req, Res>, header: ClientRequestHeader, request: Req): Buffer[] {
   return writeFrame((w) => {
     encodeRequestHeader(w, { apiKey: codec.apiKey, apiVersion: codec.version, correlationId: header.correlationId, clientId: header.clientId }, codec.flexible);
+    w.flexible = codec.flexible;
     codec.encodeRequest(w, request);
   });
 }
@@ -42,6 +43,7 @@ export function encodeRequestFrame<Req, Res>(codec: ApiVersionCodec<Req, Res>, h
 export function encodeResponseFrame<Req, Res>(codec: ApiVersionCodec<Req, Res>, correlationId: number, response: Res): Buffer[] {
   return writeFrame((w) => {
     encodeResponseHeader(w, correlationId, responseHeaderFlexible(codec));
+    w.flexible = codec.flexible;
     codec.encodeResponse(w, response);
   });
 }
@@ -80,6 +82,7 @@ export function decodeRequestFrame(frame: Buffer, lookup: (apiKey: number) => An
   const codec = api.versions.get(header.apiVersion);
   if (codec === undefined) throw new UnsupportedVersionError(header, api);
   if (codec.flexible) r.skipTaggedFields();
+  r.flexible = codec.flexible;
   return { header, api, codec, request: codec.decodeRequest(r) };
 }
 
@@ -93,5 +96,6 @@ export function decodeResponseFrame<Req, Res>(frame: Buffer, codec: ApiVersionCo
   const r = new Reader(frame);
   const correlationId = r.int32();
   if (responseHeaderFlexible(codec)) r.skipTaggedFields();
+  r.flexible = codec.flexible;
   return { correlationId, response: codec.decodeResponse(r) };
 }

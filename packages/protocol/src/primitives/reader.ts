@@ -6,6 +6,11 @@ import { CorruptDataError } from '@gregor/common';
  * Byte fields are returned as views into the source buffer (no copy).
  */
 export class Reader {
+  /**
+   * Set for the body of a flexible API version (KIP-482): string, bytes and array fields (and their
+   * nullable forms) are read in the compact encodings, and `tags()` reads a tagged-field section.
+   */
+  flexible = false;
   readonly buf: Buffer;
   #pos: number;
   readonly #end: number;
@@ -124,12 +129,14 @@ export class Reader {
   }
 
   string(): string {
+    if (this.flexible) return this.compactString();
     const len = this.int16();
     if (len < 0) throw new CorruptDataError('null where a string is required');
     return this.raw(len).toString('utf8');
   }
 
   nullableString(): string | null {
+    if (this.flexible) return this.compactNullableString();
     const len = this.int16();
     if (len < 0) return null;
     return this.raw(len).toString('utf8');
@@ -148,12 +155,14 @@ export class Reader {
   }
 
   bytes(): Buffer {
+    if (this.flexible) return this.compactBytes();
     const len = this.int32();
     if (len < 0) throw new CorruptDataError('null where bytes are required');
     return this.raw(len);
   }
 
   nullableBytes(): Buffer | null {
+    if (this.flexible) return this.compactNullableBytes();
     const len = this.int32();
     if (len < 0) return null;
     return this.raw(len);
@@ -178,6 +187,7 @@ export class Reader {
   }
 
   array<T>(readItem: (r: this) => T, minItemBytes = 1): T[] {
+    if (this.flexible) return this.compactArray(readItem, minItemBytes);
     const n = this.int32();
     if (n < 0) throw new CorruptDataError('null where an array is required');
     this.#count(n, minItemBytes);
@@ -187,6 +197,7 @@ export class Reader {
   }
 
   nullableArray<T>(readItem: (r: this) => T, minItemBytes = 1): T[] | null {
+    if (this.flexible) return this.compactNullableArray(readItem, minItemBytes);
     const n = this.int32();
     if (n < 0) return null;
     this.#count(n, minItemBytes);
@@ -213,13 +224,36 @@ export class Reader {
     return out;
   }
 
-  /** Reads and discards a tagged-field section (gregor understands no tags yet). */
+  /** Reads and discards a tagged-field section. */
   skipTaggedFields(): void {
+    this.#readTaggedFields(undefined);
+  }
+
+  /**
+   * Ends a struct: in a flexible version, reads its tagged-field section, handing each known tag a
+   * reader bounded to the field's bytes and skipping unknown ones; nothing in a classic version.
+   * Tags must be strictly increasing (Kafka rejects the message otherwise).
+   */
+  tags(onTag?: (tag: number, field: Reader) => void): void {
+    if (this.flexible) this.#readTaggedFields(onTag);
+  }
+
+  #readTaggedFields(onTag: ((tag: number, field: Reader) => void) | undefined): void {
     const count = this.uvarint();
     this.#count(count, 2);
+    let last = -1;
     for (let i = 0; i < count; i++) {
-      this.uvarint();
-      this.skip(this.uvarint());
+      const tag = this.uvarint();
+      if (tag <= last) throw new CorruptDataError(`tagged field ${tag} follows ${last}: tags must increase`);
+      last = tag;
+      const size = this.uvarint();
+      this.#need(size, 'tagged field');
+      if (onTag) {
+        const field = new Reader(this.buf, this.#pos, this.#pos + size);
+        field.flexible = true;
+        onTag(tag, field);
+      }
+      this.#pos += size;
     }
   }
 }

@@ -7,7 +7,19 @@
  */
 const ZERO_COPY_MIN = 4096;
 
+/** One tagged field of a flexible struct; `write` undefined means the field is absent (default). */
+export interface TaggedField {
+  tag: number;
+  write: ((w: Writer) => void) | undefined;
+}
+
 export class Writer {
+  /**
+   * Set for the body of a flexible API version (KIP-482): string, bytes and array fields (and their
+   * nullable forms) then use the compact encodings, and `tags()` writes a tagged-field section.
+   * The frame encoders set it after the header, whose client id stays a classic string.
+   */
+  flexible = false;
   #buf: Buffer;
   #pos = 0;
   #chunks: Buffer[] = [];
@@ -126,8 +138,9 @@ export class Writer {
     this.#pos = 0;
   }
 
-  /** Classic string: i16 length + UTF-8. */
+  /** Classic string: i16 length + UTF-8 (compact in a flexible version). */
   string(s: string): this {
+    if (this.flexible) return this.compactString(s);
     const len = Buffer.byteLength(s, 'utf8');
     this.int16(len);
     this.#ensure(len);
@@ -137,6 +150,7 @@ export class Writer {
   }
 
   nullableString(s: string | null): this {
+    if (this.flexible) return this.compactNullableString(s);
     if (s === null) return this.int16(-1);
     return this.string(s);
   }
@@ -158,11 +172,13 @@ export class Writer {
 
   /** Classic bytes: i32 length + data. */
   bytes(b: Uint8Array): this {
+    if (this.flexible) return this.compactBytes(b);
     this.int32(b.length);
     return this.raw(b);
   }
 
   nullableBytes(b: Uint8Array | null): this {
+    if (this.flexible) return this.compactNullableBytes(b);
     if (b === null) return this.int32(-1);
     return this.bytes(b);
   }
@@ -179,12 +195,14 @@ export class Writer {
 
   /** Classic array: i32 count then items. */
   array<T>(items: readonly T[], writeItem: (w: this, item: T) => void): this {
+    if (this.flexible) return this.compactArray(items, writeItem);
     this.int32(items.length);
     for (const item of items) writeItem(this, item);
     return this;
   }
 
   nullableArray<T>(items: readonly T[] | null, writeItem: (w: this, item: T) => void): this {
+    if (this.flexible) return this.compactNullableArray(items, writeItem);
     if (items === null) return this.int32(-1);
     return this.array(items, writeItem);
   }
@@ -201,9 +219,30 @@ export class Writer {
     return this.compactArray(items, writeItem);
   }
 
-  /** An empty tagged-field section (gregor writes no tagged fields). */
+  /** An empty tagged-field section. */
   emptyTaggedFields(): this {
     return this.uvarint(0);
+  }
+
+  /**
+   * Ends a struct: in a flexible version, its tagged-field section with the given fields (tags
+   * strictly increasing; an absent field is omitted); nothing in a classic version.
+   */
+  tags(fields?: readonly TaggedField[]): this {
+    if (!this.flexible) return this;
+    const present = fields?.filter((f) => f.write !== undefined) ?? [];
+    this.uvarint(present.length);
+    let last = -1;
+    for (const f of present) {
+      if (f.tag <= last) throw new Error(`tagged fields must be in increasing tag order (${f.tag} after ${last})`);
+      last = f.tag;
+      const inner = new Writer(64);
+      inner.flexible = true;
+      f.write!(inner);
+      const bytes = inner.toBuffer();
+      this.uvarint(f.tag).uvarint(bytes.length).raw(bytes);
+    }
+    return this;
   }
 
   /**

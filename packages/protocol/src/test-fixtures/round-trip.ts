@@ -19,12 +19,14 @@ export function roundTrip<Req, Res, K extends 'Request' | 'Response'>(
 ): RoundTrip<K extends 'Request' ? Req : Res> {
   const encode = (v: unknown): Buffer => {
     const w = new Writer();
+    w.flexible = codec.flexible;
     if (kind === 'Request') codec.encodeRequest(w, v as Req);
     else codec.encodeResponse(w, v as Res);
     return w.toBuffer();
   };
   const bytes = encode(value);
   const r = new Reader(bytes);
+  r.flexible = codec.flexible;
   const decoded = (kind === 'Request' ? codec.decodeRequest(r) : codec.decodeResponse(r)) as K extends 'Request' ? Req : Res;
   return { bytes, decoded, again: encode(decoded), leftover: r.remaining };
 }
@@ -32,6 +34,7 @@ export function roundTrip<Req, Res, K extends 'Request' | 'Response'>(
 /** Decodes a captured body with a codec (test support). */
 export function decodeBody<Req, Res>(codec: ApiVersionCodec<Req, Res>, kind: 'Request' | 'Response', body: Buffer): { value: Req | Res; leftover: number } {
   const r = new Reader(body);
+  r.flexible = codec.flexible;
   const value = kind === 'Request' ? codec.decodeRequest(r) : codec.decodeResponse(r);
   return { value, leftover: r.remaining };
 }
@@ -39,6 +42,7 @@ export function decodeBody<Req, Res>(codec: ApiVersionCodec<Req, Res>, kind: 'Re
 /** Encodes a value with a codec (test support). */
 export function encodeBody<Req, Res>(codec: ApiVersionCodec<Req, Res>, kind: 'Request' | 'Response', value: Req | Res): Buffer {
   const w = new Writer();
+  w.flexible = codec.flexible;
   if (kind === 'Request') codec.encodeRequest(w, value as Req);
   else codec.encodeResponse(w, value as Res);
   return w.toBuffer();

@@ -9,6 +9,7 @@ import { v5 } from './v5.js';
 import { v6 } from './v6.js';
 import { v7 } from './v7.js';
 import { v8 } from './v8.js';
+import { v9 } from './v9.js';
 
-export const Metadata = defineApi<MetadataRequest, MetadataResponse>(3, 'Metadata', [v0, v1, v2, v3, v4, v5, v6, v7, v8]);
+export const Metadata = defineApi<MetadataRequest, MetadataResponse>(3, 'Metadata', [v0, v1, v2, v3, v4, v5, v6, v7, v8, v9]);
 export type * from './types.js';

@@ -68,3 +68,27 @@ describe('Metadata', () => {
     expect(encodeBody(v5, 'Response', res)).toEqual(body);
   });
 });
+
+describe('Metadata v9 (flexible)', () => {
+  it('encodes a request as Kafka 2.4 MetadataRequest.json lays it out: compact arrays and strings, a tag section per struct', () => {
+    const bytes = encodeBody(Metadata.versions.get(9)!, 'Request', {
+      topics: [{ name: 'abc' }],
+      allowAutoTopicCreation: true,
+      includeClusterAuthorizedOperations: false,
+      includeTopicAuthorizedOperations: false,
+    });
+    // topics: uvarint(1+1), name uvarint(3+1) "abc", topic tags 0; three bools; body tags 0
+    expect(bytes.toString('hex')).toBe('02' + '04616263' + '00' + '01' + '00' + '00' + '00');
+    // null topics (all) is uvarint 0
+    const all = encodeBody(Metadata.versions.get(9)!, 'Request', { topics: null, allowAutoTopicCreation: false, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
+    expect(all.toString('hex')).toBe('00' + '00' + '00' + '00' + '00');
+  });
+
+  it('skips unknown tagged fields a newer client adds', () => {
+    // topics [ "t" with tag 7 = 2 bytes ], bools, then body tags: one field, tag 3, 1 byte
+    const body = Buffer.from('02' + '0274' + '01' + '07' + '02' + 'abcd' + '01' + '00' + '00' + '01' + '03' + '01' + 'ff', 'hex');
+    const { value, leftover } = decodeBody(Metadata.versions.get(9)!, 'Request', body);
+    expect(value).toEqual({ topics: [{ name: 't' }], allowAutoTopicCreation: true, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
+    expect(leftover).toBe(0);
+  });
+});
