@@ -51,8 +51,6 @@ gregor_build() {
   root="$(gregor_repo_root)"
   gregor_log "building (npx tsc -b)"
   (cd "$root" && npx tsc -b) || return 1
-  # npm links the bin before the build exists; make the built entry point executable for `npx gregor`.
-  chmod +x "$root/packages/cli/dist/main.js" 2>/dev/null || true
 }
 
 gregor_install_deps() {
