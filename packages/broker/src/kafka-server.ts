@@ -62,6 +62,9 @@ export class KafkaServer {
     const cfg = this.config;
     this.state = 'Starting';
     this.log.info({ zookeeper: cfg.zookeeperConnect, logDirs: cfg.logDirs }, 'starting');
+    for (const { name, suggestion } of cfg.unknownSettings) {
+      this.log.warn({ setting: name, suggestion }, `The configuration '${name}' was supplied but isn't a known config.${suggestion ? ` Did you mean '${suggestion}'?` : ''}`);
+    }
 
     this.session = new ZkSession({
       connectString: cfg.zookeeperConnect,

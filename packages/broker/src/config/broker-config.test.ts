@@ -33,8 +33,29 @@ describe('broker configuration', () => {
     expect(c.logRetentionMs).toBe(1000);
   });
 
-  it('rejects unknown settings, bad values and missing required ones with clear messages', () => {
-    expect(() => buildBrokerConfig(base(), new Map([['num.partitons', '3']]))).toThrow(/Unknown configuration "num.partitons"/);
+  it('ignores unknown settings as Kafka does, naming the nearest known one when it looks like a typo', () => {
+    const c = buildBrokerConfig(base(), new Map([['num.partitons', '3'], ['jmx.port', '9999']]));
+    expect(c.numPartitions).toBe(1);
+    expect(c.unknownSettings).toEqual([
+      { name: 'num.partitons', suggestion: 'num.partitions' },
+      { name: 'jmx.port', suggestion: null },
+    ]);
+  });
+
+  it('reads the environment conventions of the common images (KAFKA_*, KAFKA_CFG_*), skipping script variables', () => {
+    const env = propertiesFromEnv({
+      KAFKA_LOG_DIRS: '/a',
+      KAFKA_CFG_LOG_DIRS: '/b',
+      KAFKA_CFG_NUM_PARTITIONS: '5',
+      KAFKA_HEAP_OPTS: '-Xmx1G',
+      KAFKA_JMX_OPTS: '-Dx',
+      KAFKA_LISTENER_NAME_INTERNAL_SSL_KEY__PASSWORD: 'p',
+      KAFKA_SOME___DASHED: 'd',
+    });
+    expect(Object.fromEntries(env)).toEqual({ 'log.dirs': '/b', 'num.partitions': '5', 'listener.name.internal.ssl.key_password': 'p', 'some-dashed': 'd' });
+  });
+
+  it('rejects bad values and missing required settings with clear messages', () => {
     expect(() => buildBrokerConfig(base(), new Map([['num.partitions', 'three']]))).toThrow(ConfigError);
     expect(() => buildBrokerConfig(base(), new Map([['num.partitions', '0']]))).toThrow(/must be at least 1/);
     expect(() => buildBrokerConfig(base(), new Map([['auto.create.topics.enable', 'yes']]))).toThrow(/true or false/);

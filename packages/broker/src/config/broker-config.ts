@@ -153,6 +153,11 @@ export interface BrokerConfig {
   httpAuthToken: string | null;
   /** Every setting as given (strings), for describe-configs and logs. */
   originals: Record<string, string>;
+  /**
+   * Settings gregor does not know, ignored with a warning as Kafka does ("was supplied but isn't a
+   * known config"), each with the nearest known name when one is close (a likely typo).
+   */
+  unknownSettings: { name: string; suggestion: string | null }[];
 }
 
 /** Parses `NAME://host:port`; an empty host means all interfaces. */
@@ -166,13 +171,13 @@ export function parseEndpoint(s: string): Endpoint {
 
 /**
  * Builds the configuration from settings in precedence order: later sources override earlier ones
- * (properties file < environment < command-line overrides). Unknown names and bad values throw ConfigError.
+ * (properties file < environment < command-line overrides). Bad values throw ConfigError; unknown
+ * names are ignored and listed in `unknownSettings` for the broker to warn about, as Kafka does.
  */
 export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConfig {
   const raw = new Map<string, string>();
   for (const src of sources) for (const [k, v] of src) raw.set(k, v);
-  const unknown = [...raw.keys()].filter((k) => !BY_NAME.has(k));
-  if (unknown.length > 0) throw new ConfigError(`Unknown configuration ${unknown.map((k) => `"${k}"`).join(', ')}`);
+  const unknownSettings = [...raw.keys()].filter((k) => !BY_NAME.has(k)).map((name) => ({ name, suggestion: closestName(name, [...BY_NAME.keys()]) }));
 
   const values = new Map<string, ConfigValue>();
   for (const key of KEYS) {
@@ -274,6 +279,7 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     httpPort: get('http.port'),
     httpAuthToken: get<string | null>('http.auth.token') || null,
     originals: Object.fromEntries(raw),
+    unknownSettings,
   };
 }
 
@@ -288,19 +294,59 @@ export function readPropertiesFile(path: string): Map<string, string> {
   return parseProperties(text);
 }
 
+/** Variables of Kafka's start scripts and images that are not broker settings. */
+const NOT_SETTINGS = /^KAFKA_(OPTS|HEAP_OPTS|JVM_PERFORMANCE_OPTS|GC_LOG_OPTS|LOG4J_OPTS|JMX_OPTS|JMX_HOSTNAME|DEBUG|VERSION|HOME|LOG4J_ROOT_LOGLEVEL|LOG4J_LOGGERS|TOOLS_LOG4J_LOGLEVEL)$/;
+
 /**
- * Settings from the environment, as Kafka's container images take them: KAFKA_LOG_DIRS -> log.dirs
- * (prefix KAFKA_, lower case, '_' -> '.'; '__' -> '_' for names with underscores).
+ * Settings from the environment, in the conventions of the common Kafka images:
+ * - Confluent's and Kafka's: KAFKA_LOG_DIRS -> log.dirs (prefix KAFKA_, lower case, '_' -> '.',
+ *   '__' -> '_' and '___' -> '-' for names with underscores or dashes);
+ * - Bitnami's: KAFKA_CFG_LOG_DIRS -> log.dirs (prefix KAFKA_CFG_, same rules), which win over the former.
+ * Script variables such as KAFKA_HEAP_OPTS are not settings and are skipped.
  */
 export function propertiesFromEnv(env: NodeJS.ProcessEnv): Map<string, string> {
-  const out = new Map<string, string>();
+  const plain = new Map<string, string>();
+  const bitnami = new Map<string, string>();
   for (const [k, v] of Object.entries(env)) {
-    if (!k.startsWith('KAFKA_') || v === undefined) continue;
-    if (k === 'KAFKA_OPTS' || k === 'KAFKA_HEAP_OPTS') continue;
-    const name = k.slice(6).toLowerCase().replace(/__/g, '\u0000').replace(/_/g, '.').replace(/\u0000/g, '_');
-    out.set(name, v);
+    if (!k.startsWith('KAFKA_') || v === undefined || NOT_SETTINGS.test(k)) continue;
+    if (k.startsWith('KAFKA_CFG_')) bitnami.set(envToName(k.slice(10)), v);
+    else plain.set(envToName(k.slice(6)), v);
   }
-  return out;
+  return new Map([...plain, ...bitnami]);
+}
+
+function envToName(s: string): string {
+  return s.toLowerCase().replace(/___/g, '\u0001').replace(/__/g, '\u0000').replace(/_/g, '.').replace(/\u0000/g, '_').replace(/\u0001/g, '-');
+}
+
+/** The known name nearest to `name` (edit distance at most a third of its length), or null. */
+export function closestName(name: string, known: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
+  for (const k of known) {
+    const d = editDistance(name, k, bestDistance);
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string, cap: number): number {
+  if (Math.abs(a.length - b.length) >= cap) return cap;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      rowMin = Math.min(rowMin, cur[j]!);
+    }
+    if (rowMin >= cap) return cap;
+    prev = cur;
+  }
+  return prev[b.length]!;
 }
 
 /** `--override key=value` flags (as kafka-server-start.sh takes them). */

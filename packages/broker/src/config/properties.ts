@@ -1,45 +1,15 @@
+import { parse } from 'dot-properties';
+
 /**
- * Java .properties parsing, as Kafka reads server.properties: `key=value` or `key: value`,
- * `#`/`!` comments, backslash line continuations and escapes.
+ * Java .properties parsing, as Kafka reads server.properties (java.util.Properties.load):
+ * `key=value`, `key: value` or `key value`, whitespace around the separator skipped but trailing
+ * whitespace of the value kept, `#`/`!` comment lines, backslash continuations (the next line's
+ * leading whitespace dropped) and escapes (`\t`, `\uXXXX`, `\=`, ...). The dot-properties package
+ * follows those rules; later duplicates win, as with Java.
  */
 export function parseProperties(text: string): Map<string, string> {
+  const parsed = parse(text);
   const out = new Map<string, string>();
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    let line = lines[i]!.replace(/^\s+/, '');
-    if (line === '' || line.startsWith('#') || line.startsWith('!')) continue;
-    while (endsWithOddBackslashes(line) && i + 1 < lines.length) {
-      line = line.slice(0, -1) + lines[++i]!.replace(/^\s+/, '');
-    }
-    const sep = findSeparator(line);
-    const key = unescape(sep < 0 ? line : line.slice(0, sep)).trim();
-    const value = sep < 0 ? '' : unescape(line.slice(sep + 1).replace(/^[\s=:]?\s*/, '')).trim();
-    out.set(key, value);
-  }
+  for (const [k, v] of Object.entries(parsed)) out.set(k, typeof v === 'string' ? v : '');
   return out;
-}
-
-function endsWithOddBackslashes(s: string): boolean {
-  let n = 0;
-  for (let i = s.length - 1; i >= 0 && s[i] === '\\'; i--) n++;
-  return n % 2 === 1;
-}
-
-function findSeparator(line: string): number {
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (c === '=' || c === ':' || c === ' ' || c === '\t') return i;
-  }
-  return -1;
-}
-
-function unescape(s: string): string {
-  return s.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, e: string) => {
-    if (e.startsWith('u') && e.length === 5) return String.fromCharCode(parseInt(e.slice(1), 16));
-    return ({ t: '\t', n: '\n', r: '\r', f: '\f' } as Record<string, string>)[e] ?? e;
-  });
 }

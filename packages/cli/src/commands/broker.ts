@@ -6,7 +6,8 @@ import { startAdminServer } from '@gregor/admin';
 export const brokerUsage = `gregor broker --config server.properties [--override key=value ...]
 
 Runs one broker in the foreground. Settings: the properties file (Kafka's names), then
-KAFKA_* environment variables (KAFKA_LOG_DIRS -> log.dirs), then --override flags.
+KAFKA_* or KAFKA_CFG_* environment variables (KAFKA_LOG_DIRS -> log.dirs), then --override flags.
+Unknown settings are ignored with a warning.
 SIGTERM or SIGINT stops it cleanly (controlled shutdown first).`;
 
 export async function brokerCommand(argv: string[]): Promise<number> {
