@@ -11,7 +11,7 @@ import { clusterRoutes } from './routes/cluster.js';
 import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
-import { docsRoutes, registerOpenApi } from './routes/openapi.js';
+import { registerOpenApi } from './routes/openapi.js';
 import { partitionRoutes } from './routes/partitions.js';
 import { recordRoutes } from './routes/records.js';
 import { topicConfigRoutes } from './routes/topic-configs.js';
@@ -97,7 +97,6 @@ export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): 
     partitionRoutes(scope, ctx);
     recordRoutes(scope, ctx);
     metricsRoutes(scope, ctx);
-    docsRoutes(scope);
   });
   return app;
 }

@@ -153,8 +153,8 @@ describe('coordinator consumer groups', () => {
     expect(resetUnknown.statusCode).toBe(404);
   });
 
-  it('the OpenAPI document at /docs has the group routes with their schemas', async () => {
-    const doc = (await app.inject({ method: 'GET', url: '/docs' })).json() as { paths: Record<string, Record<string, { requestBody?: unknown; responses?: Record<string, unknown> }>> };
+  it('the OpenAPI document at /docs/json has the group routes with their schemas', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/docs/json' })).json() as { paths: Record<string, Record<string, { requestBody?: unknown; responses?: Record<string, unknown> }>> };
     expect(doc.paths['/v1/groups/{id}/offsets/reset']?.post?.requestBody).toBeDefined();
     expect(doc.paths['/v1/groups/{id}/offsets/reset']?.post?.responses?.['200']).toBeDefined();
     expect(doc.paths['/v1/groups/{id}']?.get?.responses?.['200']).toBeDefined();

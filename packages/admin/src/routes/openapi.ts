@@ -1,9 +1,11 @@
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 
 /**
  * Registers @fastify/swagger; every route declared after it (inside a later `register`) lands in the
- * OpenAPI document with its JSON schemas. GET /docs serves that document as JSON.
+ * OpenAPI document with its JSON schemas. Swagger UI is served at /docs (assets bundled, no network),
+ * the document itself at /docs/json and /docs/yaml.
  */
 export function registerOpenApi(app: FastifyInstance): void {
   void app.register(swagger, {
@@ -17,8 +19,5 @@ export function registerOpenApi(app: FastifyInstance): void {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
   });
-}
-
-export function docsRoutes(app: FastifyInstance): void {
-  app.get('/docs', { schema: { hide: true } as object }, async () => (app as unknown as { swagger(): object }).swagger());
+  void app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 }

@@ -205,8 +205,8 @@ describe('partitions: preferred replica election and reassignment', () => {
 });
 
 describe('OpenAPI document', () => {
-  it('GET /docs serves OpenAPI 3 with every route and its schemas', async () => {
-    const res = await app.inject({ method: 'GET', url: '/docs' });
+  it('GET /docs/json serves OpenAPI 3 with every route and its schemas', async () => {
+    const res = await app.inject({ method: 'GET', url: '/docs/json' });
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toBe('3.0.3');
@@ -214,6 +214,16 @@ describe('OpenAPI document', () => {
       expect(Object.keys(doc.paths)).toContain(path);
     }
     expect(doc.paths['/v1/topics'].post.requestBody.content['application/json'].schema.required).toEqual(['name']);
+  });
+
+  it('GET /docs serves Swagger UI with its assets from the broker itself', async () => {
+    const page = await app.inject({ method: 'GET', url: '/docs' });
+    const html = page.statusCode === 302 ? await app.inject({ method: 'GET', url: page.headers.location as string }) : page;
+    expect(html.statusCode).toBe(200);
+    expect(html.body).toContain('swagger-ui');
+    const script = await app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.body.length).toBeGreaterThan(100_000);
   });
 });
 
