@@ -43,7 +43,7 @@ cat <<INFO
 The cluster keeps running in $(pwd)/.gregor (data and logs of every node):
   bootstrap servers  127.0.0.1:9092,127.0.0.1:9093,127.0.0.1:9094
   zookeeper.connect  127.0.0.1:2181,127.0.0.1:2182,127.0.0.1:2183
-  HTTP admin         http://127.0.0.1:8081 (8082, 8083)
+  HTTP admin         http://127.0.0.1:8780 (8781, 8782)
   status             node packages/cli/dist/main.js cluster status
   stop it            $STOP
 INFO

@@ -10,7 +10,7 @@ const dir = mkdtempSync(join(tmpdir(), 'gregor-spec-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('defaultClusterSpec', () => {
-  it('lays out ZooKeeper on 2181.. and brokers 1..N on 9092.. with HTTP on 8081..', () => {
+  it('lays out ZooKeeper on 2181.. and brokers 1..N on 9092.. with HTTP on 8780..', () => {
     const spec = defaultClusterSpec();
     expect(spec.zookeeper.nodes).toEqual([
       { clientPort: 2181, peerPort: 2888, electionPort: 3888 },
@@ -18,9 +18,9 @@ describe('defaultClusterSpec', () => {
       { clientPort: 2183, peerPort: 2890, electionPort: 3890 },
     ]);
     expect(spec.brokers.map((b) => [b.id, b.host, b.port, b.httpPort])).toEqual([
-      [1, '127.0.0.1', 9092, 8081],
-      [2, '127.0.0.1', 9093, 8082],
-      [3, '127.0.0.1', 9094, 8083],
+      [1, '127.0.0.1', 9092, 8780],
+      [2, '127.0.0.1', 9093, 8781],
+      [3, '127.0.0.1', 9094, 8782],
     ]);
     expect(defaultClusterSpec({ brokers: 5, zookeepers: 1 }).brokers.at(-1)!.port).toBe(9096);
     expect(() => defaultClusterSpec({ brokers: 0 })).toThrow(ConfigError);
@@ -93,7 +93,7 @@ describe('readClusterFile', () => {
 describe('server properties', () => {
   it('puts identity first, then local defaults, then shared and per-broker properties', () => {
     const props = localBrokerProperties(
-      { id: 2, host: '127.0.0.1', port: 9093, httpPort: 8082, properties: { 'zookeeper.session.timeout.ms': '4000' } },
+      { id: 2, host: '127.0.0.1', port: 9093, httpPort: 8781, properties: { 'zookeeper.session.timeout.ms': '4000' } },
       { zookeeperConnect: '127.0.0.1:2181', logDir: '/data/b2', clusterSize: 2, common: { 'num.partitions': '3', 'zookeeper.session.timeout.ms': '9000' } },
     );
     expect(props.get('broker.id')).toBe('2');
@@ -101,7 +101,7 @@ describe('server properties', () => {
     expect(props.get('advertised.listeners')).toBe('PLAINTEXT://127.0.0.1:9093');
     expect(props.get('log.dirs')).toBe('/data/b2');
     expect(props.get('zookeeper.connect')).toBe('127.0.0.1:2181');
-    expect(props.get('http.port')).toBe('8082');
+    expect(props.get('http.port')).toBe('8781');
     expect(props.get('offsets.topic.replication.factor')).toBe('2');
     expect(props.get('num.partitions')).toBe('3');
     expect(props.get('zookeeper.session.timeout.ms')).toBe('4000');

@@ -35,7 +35,7 @@ export interface ClusterSpec {
   properties: Record<string, string>;
 }
 
-/** The default layout: ZooKeeper on 2181.., brokers 1..N on 127.0.0.1:9092.. with HTTP on 8081... */
+/** The default layout: ZooKeeper on 2181.., brokers 1..N on 127.0.0.1:9092.. with HTTP on 8780... */
 export function defaultClusterSpec(options: { brokers?: number; zookeepers?: number } = {}): ClusterSpec {
   const brokers = options.brokers ?? 3;
   const zookeepers = options.zookeepers ?? 3;
@@ -46,7 +46,7 @@ export function defaultClusterSpec(options: { brokers?: number; zookeepers?: num
       nodes: Array.from({ length: zookeepers }, (_, i) => ({ clientPort: 2181 + i, peerPort: 2888 + i, electionPort: 3888 + i })),
       tickTime: 2000,
     },
-    brokers: Array.from({ length: brokers }, (_, i) => ({ id: i + 1, host: '127.0.0.1', port: 9092 + i, httpPort: 8081 + i, properties: {} })),
+    brokers: Array.from({ length: brokers }, (_, i) => ({ id: i + 1, host: '127.0.0.1', port: 9092 + i, httpPort: 8780 + i, properties: {} })),
     properties: {},
   };
 }

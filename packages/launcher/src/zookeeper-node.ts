@@ -4,8 +4,8 @@ import { sleep, TimeoutError } from '@gregor/common';
 import { serverMode, type ZooKeeperMode } from './four-letter-word.js';
 import { ManagedProcess } from './managed-process.js';
 import { renderZooCfg, type QuorumServer } from './zoo-cfg.js';
+import { findZooKeeper } from './zookeeper-install.js';
 
-export const ZOOKEEPER_CLASSPATH = '/usr/share/java/zookeeper.jar:/usr/share/java/slf4j-nop.jar';
 
 export interface ZooKeeperNodeConfig {
   /** myid; 1 for a standalone node. */
@@ -23,8 +23,10 @@ export interface ZooKeeperNodeConfig {
   syncLimit?: number;
   /** Default 128. */
   heapMb?: number;
-  /** Default /usr/bin/java. */
+  /** Default: found by findZooKeeper (JAVA_HOME, /usr/bin/java, PATH). */
   java?: string;
+  /** Default: found by findZooKeeper (ZOOKEEPER_CLASSPATH, ZOOKEEPER_HOME, Debian's package, usual folders). */
+  classpath?: string;
   /** Keep running after this process exits. Default false. */
   detached?: boolean;
   /** How long start() waits for `srvr` to report a Mode. Default 60000. */
@@ -38,9 +40,22 @@ const NODE_FILE = 'node.json';
 /** One ZooKeeper 3.8 server run as a plain java process on 127.0.0.1. */
 export class ZooKeeperNode {
   readonly config: Required<Omit<ZooKeeperNodeConfig, 'servers'>> & { servers: QuorumServer[] };
+  /** Why no ZooKeeper installation was found; start() reports it (a node can be inspected without one). */
+  readonly #installProblem: Error | undefined;
   #process: ManagedProcess;
 
   constructor(config: ZooKeeperNodeConfig) {
+    let install = { java: config.java ?? '', classpath: config.classpath ?? '' };
+    let problem: Error | undefined;
+    if (!install.java || !install.classpath) {
+      try {
+        const found = findZooKeeper();
+        install = { java: install.java || found.java, classpath: install.classpath || found.classpath };
+      } catch (err) {
+        problem = err as Error;
+      }
+    }
+    this.#installProblem = problem;
     this.config = {
       id: config.id,
       dir: resolve(config.dir),
@@ -50,7 +65,8 @@ export class ZooKeeperNode {
       initLimit: config.initLimit ?? 10,
       syncLimit: config.syncLimit ?? 5,
       heapMb: config.heapMb ?? 128,
-      java: config.java ?? '/usr/bin/java',
+      java: install.java,
+      classpath: install.classpath,
       detached: config.detached ?? false,
       readyTimeoutMs: config.readyTimeoutMs ?? 60_000,
       stopGraceMs: config.stopGraceMs ?? 10_000,
@@ -118,6 +134,7 @@ export class ZooKeeperNode {
   async start(options: { waitReady?: boolean } = {}): Promise<void> {
     // reattach() also catches a server started by another invocation from the same folder.
     if (this.reattach()) throw new Error(`${this.name} is already running (pid ${this.pid})`);
+    if (this.#installProblem) throw this.#installProblem;
     this.#writeConfig();
     // A process attached from a pid file has no command line: make a fresh one.
     if (!this.#process.restartable) this.#process = this.#newProcess();
@@ -175,7 +192,7 @@ export class ZooKeeperNode {
         '-Dzookeeper.admin.enableServer=false',
         '-Dzookeeper.jmx.log4j.disable=true',
         '-cp',
-        ZOOKEEPER_CLASSPATH,
+        c.classpath,
         'org.apache.zookeeper.server.quorum.QuorumPeerMain',
         this.cfgFile,
       ],

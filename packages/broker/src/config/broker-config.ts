@@ -64,7 +64,7 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'log.flush.offset.checkpoint.interval.ms', type: 'int', default: 60000, doc: 'How often recovery points are written.' },
   { name: 'log.cleanup.policy', type: 'list', default: ['delete'], doc: 'delete or compact.' },
   { name: 'http.host', type: 'string', default: '127.0.0.1', doc: 'gregor: address of the HTTP admin server.' },
-  { name: 'http.port', type: 'int', default: 8081, doc: 'gregor: port of the HTTP admin server; -1 disables it.', validate: between(-1, 65535) as never },
+  { name: 'http.port', type: 'int', default: 8780, doc: 'gregor: port of the HTTP admin server (8780, off 8081, which Schema Registry uses); -1 disables it.', validate: between(-1, 65535) as never },
   { name: 'http.auth.token', type: 'string', default: null, doc: 'gregor: bearer token required by every HTTP admin write (POST/PATCH/DELETE); unset = writes are open.' },
   // Accepted for compatibility with Kafka's stock server.properties; no effect in gregor.
   ...[

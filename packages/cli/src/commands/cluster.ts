@@ -23,7 +23,7 @@ Options:
   --dir DIR            cluster folder (default ./.gregor)
   --config FILE        cluster file (YAML or .json): brokers (id, host, port, httpPort,
                        properties), zookeeper (nodes, ports, tickTime), properties for all
-  --brokers N          brokers in the default layout (default 3: 127.0.0.1:9092.., HTTP 8081..)
+  --brokers N          brokers in the default layout (default 3: 127.0.0.1:9092.., HTTP 8780..)
   --zookeepers N       ZooKeeper nodes in the default layout (default 3: client ports 2181..)
   --detach, -d         up: return once the cluster serves, leaving it running
   --timeout-ms MS      up/start: bound on waiting for nodes to serve (default 90000)
