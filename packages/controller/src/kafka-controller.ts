@@ -149,19 +149,18 @@ export class KafkaController {
     if (!this.#stopped) this.#events.put(event);
   };
 
-  /** Answers a request event this broker will not handle: not (or no longer) the controller. */
-  #refuse(e: ControllerEvent): void {
-    const notController = { errorCode: ErrorCode.NOT_CONTROLLER, errorMessage: null };
+  /** Answers a request event this broker will not handle: not (or no longer) the controller, or it failed. */
+  #refuse(e: ControllerEvent, errorCode: number = ErrorCode.NOT_CONTROLLER): void {
     switch (e.type) {
       case 'ControlledShutdown':
-        return e.respond({ errorCode: ErrorCode.NOT_CONTROLLER, remaining: [] });
+        return e.respond({ errorCode, remaining: [] });
       case 'PreferredReplicaElection':
         return e.respond?.({ elected: [], failed: e.partitions ?? [] });
       case 'ElectLeaders':
-        return e.respond(e.partitions.map((tp) => ({ ...tp, ...notController })));
+        return e.respond(e.partitions.map((tp) => ({ ...tp, errorCode, errorMessage: null })));
       case 'AlterPartitionReassignments':
       case 'ListPartitionReassignments':
-        return e.respond({ errorCode: ErrorCode.NOT_CONTROLLER, partitions: [] });
+        return e.respond({ errorCode, partitions: [] });
     }
   }
 
@@ -169,13 +168,16 @@ export class KafkaController {
     try {
       await this.#processEvent(e);
     } catch (err) {
+      // A request waiting on this event still gets an answer (each handler responds last, so it has not yet).
       if (err instanceof ControllerMovedError) {
+        this.#refuse(e);
         // Our writes are fenced: another broker holds a newer controller epoch.
         this.#log.warn({ event: e.type, err: err.message }, 'controller moved: resigning');
         await this.#resign();
         await this.#maybeElect();
         return;
       }
+      this.#refuse(e, ErrorCode.UNKNOWN_SERVER_ERROR);
       throw err;
     }
   }

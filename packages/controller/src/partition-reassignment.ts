@@ -141,6 +141,7 @@ export class PartitionReassignment {
     const { ctx } = this.#d;
     for (const r of [...ctx.reassignments.values()]) {
       const tp = { topic: r.topic, partition: r.partition };
+      if (ctx.topicsToBeDeleted.has(r.topic)) continue;
       if (shouldResume(tp, ctx.replicaSetOf(r.topic, r.partition))) await this.#progress(tp, batch);
     }
   }
@@ -149,6 +150,8 @@ export class PartitionReassignment {
   async checkAll(batch: ControllerRequestBatch): Promise<void> {
     const { ctx } = this.#d;
     for (const r of [...ctx.reassignments.values()]) {
+      // A topic being deleted keeps its replicas until they are gone; its znodes are about to go too.
+      if (ctx.topicsToBeDeleted.has(r.topic)) continue;
       const isr = ctx.leadership.get(tpKey(r.topic, r.partition))?.isr ?? [];
       if (targetReplicas(ctx.replicaSetOf(r.topic, r.partition)).every((b) => isr.includes(b))) await this.#progress(r, batch);
     }
