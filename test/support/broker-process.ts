@@ -41,7 +41,7 @@ export class BrokerProcess {
       properties: new Map(Object.entries(props)),
       gregorCommand: [process.execPath, CLI],
       stopGraceMs: 20_000,
-      readyTimeoutMs: 30_000,
+      readyTimeoutMs: 60_000, // generous: the test machine is shared and often loaded
     });
   }
 
@@ -61,7 +61,7 @@ export class BrokerProcess {
   async start(): Promise<void> {
     await this.#process.start();
     await this.#process.waitReady();
-    await waitForMetadata(this.opts.port, 30_000);
+    await waitForMetadata(this.opts.port, 60_000);
   }
 
   /** SIGTERM: controlled shutdown, then exit. */

@@ -37,8 +37,14 @@ export class ProcessCluster {
         new BrokerProcess({ brokerId: id, port: ports[id - 1]!, dir: join(dir, `broker-${id}`), zookeeperConnect: ensemble.connectString, props: opts.brokerProps }),
       );
     }
-    await Promise.all([...cluster.brokers.values()].map((b) => b.start()));
-    cluster.#zk = await ZkClient.connect({ connectString: ensemble.connectString, sessionTimeoutMs: 10_000, operationTimeoutMs: 30_000, logger: silentLogger() });
+    try {
+      await Promise.all([...cluster.brokers.values()].map((b) => b.start()));
+      cluster.#zk = await ZkClient.connect({ connectString: ensemble.connectString, sessionTimeoutMs: 10_000, operationTimeoutMs: 30_000, logger: silentLogger() });
+    } catch (err) {
+      // The caller never gets the cluster to stop: leave no process behind.
+      await cluster.stop();
+      throw err;
+    }
     cluster.kafkaZk = new KafkaZkClient(cluster.#zk);
     return cluster;
   }
@@ -62,7 +68,7 @@ export class ProcessCluster {
   async stop(): Promise<void> {
     await this.#zk?.close().catch(() => {});
     for (const b of this.brokers.values()) {
-      b.resume();
+      if (b.isRunning()) b.resume();
       await b.kill().catch(() => {});
     }
     for (const n of this.ensemble.nodes) if (n.isRunning()) n.resume();

@@ -1,4 +1,5 @@
 import type { LeaderAndIsr } from './leader-election.js';
+import { replicaSet, type ReplicaSet } from './replica-set.js';
 
 export interface BrokerEndpointInfo {
   listenerName: string;
@@ -31,13 +32,16 @@ export class ControllerContext {
   epochZkVersion = 0;
   readonly liveBrokers = new Map<number, ControllerBrokerInfo>();
   readonly shuttingDownBrokerIds = new Set<number>();
-  /** topic -> partition -> assigned replicas */
+  /** topic -> partition -> assigned replicas (while a partition moves: its full replica set, target then original) */
   readonly assignments = new Map<string, Map<number, number[]>>();
   /** "topic-partition" -> leader and ISR as last written to ZooKeeper */
   readonly leadership = new Map<string, LeaderAndIsr & TopicPartition>();
   readonly topicsToBeDeleted = new Set<string>();
-  /** Reassignments in progress: "topic-partition" -> original and target replicas. */
-  readonly reassignments = new Map<string, TopicPartition & { original: number[]; target: number[] }>();
+  /**
+   * Partitions being reassigned (KIP-455): "topic-partition" -> the replicas being added and removed;
+   * the replica set itself is in `assignments`. Mirrors the assignment znode's adding/removing maps.
+   */
+  readonly reassignments = new Map<string, TopicPartition & { adding: number[]; removing: number[] }>();
   /** Brokers that still have to confirm StopReplica(delete) of a topic being deleted. */
   readonly deletionPendingReplicas = new Map<string, Set<string>>();
 
@@ -72,6 +76,37 @@ export class ControllerContext {
 
   replicasOf(topic: string, partition: number): number[] {
     return this.assignments.get(topic)?.get(partition) ?? [];
+  }
+
+  /** The partition's replica set with what is being added and removed. */
+  replicaSetOf(topic: string, partition: number): ReplicaSet {
+    const r = this.reassignments.get(tpKey(topic, partition));
+    const s = replicaSet(this.replicasOf(topic, partition));
+    return r ? { ...s, adding: [...r.adding], removing: [...r.removing] } : s;
+  }
+
+  /** Records a partition's replica set (the caller has written it to ZooKeeper first). */
+  setReplicaSet(topic: string, partition: number, s: ReplicaSet): void {
+    let parts = this.assignments.get(topic);
+    if (!parts) this.assignments.set(topic, (parts = new Map()));
+    parts.set(partition, [...s.replicas]);
+    const key = tpKey(topic, partition);
+    if (s.adding.length > 0 || s.removing.length > 0) this.reassignments.set(key, { topic, partition, adding: [...s.adding], removing: [...s.removing] });
+    else this.reassignments.delete(key);
+  }
+
+  /** A topic's assignment as the znode stores it, with `change` applied to one partition. */
+  topicAssignmentWith(topic: string, partition: number, change: ReplicaSet): { partitions: Map<number, number[]>; addingReplicas: Map<number, number[]>; removingReplicas: Map<number, number[]> } {
+    const partitions = new Map<number, number[]>();
+    const addingReplicas = new Map<number, number[]>();
+    const removingReplicas = new Map<number, number[]>();
+    for (const p of this.assignments.get(topic)?.keys() ?? []) {
+      const s = p === partition ? change : this.replicaSetOf(topic, p);
+      partitions.set(p, s.replicas);
+      if (s.adding.length > 0) addingReplicas.set(p, s.adding);
+      if (s.removing.length > 0) removingReplicas.set(p, s.removing);
+    }
+    return { partitions, addingReplicas, removingReplicas };
   }
 
   partitionsOnBroker(brokerId: number): TopicPartition[] {

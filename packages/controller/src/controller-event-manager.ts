@@ -11,6 +11,8 @@ export interface ControllerEventBase {
 export class ControllerEventManager<E extends ControllerEventBase> {
   readonly #queue: E[] = [];
   readonly #handle: (event: E) => Promise<void>;
+  /** Answers an event that will never be handled (dropped or refused), as Kafka's preempt does. */
+  readonly #preempt: (event: E) => void;
   readonly #log: Logger;
   #wake: (() => void) | null = null;
   #running = false;
@@ -18,8 +20,9 @@ export class ControllerEventManager<E extends ControllerEventBase> {
   /** Time spent per event type, for logs and metrics. */
   readonly timings = new Map<string, { count: number; totalMs: number }>();
 
-  constructor(handle: (event: E) => Promise<void>, log: Logger) {
+  constructor(handle: (event: E) => Promise<void>, log: Logger, preempt: (event: E) => void = () => {}) {
     this.#handle = handle;
+    this.#preempt = preempt;
     this.#log = log;
   }
 
@@ -30,14 +33,24 @@ export class ControllerEventManager<E extends ControllerEventBase> {
   }
 
   put(event: E): void {
-    if (!this.#running) return;
+    if (!this.#running) return this.#drop([event]);
     this.#queue.push(event);
     this.#wake?.();
   }
 
   /** Drops queued events (e.g. when resigning) without stopping the loop. */
   clear(): void {
-    this.#queue.length = 0;
+    this.#drop(this.#queue.splice(0));
+  }
+
+  #drop(events: E[]): void {
+    for (const e of events) {
+      try {
+        this.#preempt(e);
+      } catch (err) {
+        this.#log.error({ err, event: e.type }, 'controller event preemption failed');
+      }
+    }
   }
 
   get queueSize(): number {
@@ -69,7 +82,7 @@ export class ControllerEventManager<E extends ControllerEventBase> {
   async stop(): Promise<void> {
     if (!this.#running) return;
     this.#running = false;
-    this.#queue.length = 0;
+    this.#drop(this.#queue.splice(0));
     this.#wake?.();
     await this.#loop;
   }

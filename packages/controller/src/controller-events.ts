@@ -1,4 +1,21 @@
 import type { TopicPartition } from './controller-context.js';
+import type { OngoingReassignment, PartitionError, ReassignmentRequest } from './partition-reassignment.js';
+
+/** One partition's ElectLeaders outcome; `leader` is the new leader when the election succeeded. */
+export interface LeaderElectionOutcome extends TopicPartition, PartitionError {
+  leader?: number;
+}
+
+/** AlterPartitionReassignments: a top-level error (NOT_CONTROLLER) or one result per partition. */
+export interface AlterReassignmentsOutcome {
+  errorCode: number;
+  partitions: (TopicPartition & PartitionError)[];
+}
+
+export interface ListReassignmentsOutcome {
+  errorCode: number;
+  partitions: OngoingReassignment[];
+}
 
 /** Everything the controller reacts to. Watchers and request handlers only enqueue these. */
 export type ControllerEvent =
@@ -14,6 +31,9 @@ export type ControllerEvent =
   | { type: 'IsrChangeNotification' }
   | { type: 'ControlledShutdown'; brokerId: number; respond: (result: { errorCode: number; remaining: TopicPartition[] }) => void }
   | { type: 'PreferredReplicaElection'; partitions: TopicPartition[] | null; respond?: (result: { elected: TopicPartition[]; failed: TopicPartition[] }) => void }
+  | { type: 'ElectLeaders'; electionType: number; partitions: TopicPartition[]; respond: (results: LeaderElectionOutcome[]) => void }
+  | { type: 'AlterPartitionReassignments'; reassignments: ReassignmentRequest[]; respond: (result: AlterReassignmentsOutcome) => void }
+  | { type: 'ListPartitionReassignments'; partitions: TopicPartition[] | null; respond: (result: ListReassignmentsOutcome) => void }
   | { type: 'AutoPreferredReplicaLeaderElection' }
   | { type: 'PreferredReplicaElectionZnode' }
   | { type: 'PartitionReassignment' };

@@ -105,7 +105,16 @@ export class ControllerRequestBatch {
         controllerId: this.#controllerId,
         controllerEpoch: epoch,
         brokerEpoch: Number(this.#ctx.liveBrokers.get(brokerId)?.epoch ?? -1n),
-        topicStates: this.#groupByTopic(tps, (tp) => ({ ...this.#partitionState(tp), isNew: parts.get(tpKey(tp.topic, tp.partition))!.isNew })),
+        topicStates: this.#groupByTopic(tps, (tp) => {
+          // KIP-455: LeaderAndIsr v3+ carries what a reassignment adds and removes; older versions leave them out.
+          const moving = this.#ctx.reassignments.get(tpKey(tp.topic, tp.partition));
+          return {
+            ...this.#partitionState(tp),
+            isNew: parts.get(tpKey(tp.topic, tp.partition))!.isNew,
+            addingReplicas: moving?.adding ?? [],
+            removingReplicas: moving?.removing ?? [],
+          };
+        }),
         liveLeaders: [...leaders]
           .map((id) => this.#ctx.liveBrokers.get(id))
           .filter((b) => b !== undefined)

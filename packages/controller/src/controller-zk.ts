@@ -1,3 +1,4 @@
+import type { TopicAssignment } from '@gregor/zookeeper';
 import type { ControllerBrokerInfo } from './controller-context.js';
 
 /** The partition state znode's content (Kafka's /brokers/topics/T/partitions/P/state). */
@@ -29,7 +30,8 @@ export interface ControllerZk {
   getTopics(watch?: () => void): Promise<string[]>;
   /** Overrides in /config/topics/<t> ({} when none). */
   getTopicConfig(topic: string): Promise<Record<string, string>>;
-  getTopicAssignment(topic: string, watch?: () => void): Promise<Map<number, number[]> | null>;
+  /** /brokers/topics/<t>: replicas per partition and, for partitions being reassigned, the replicas being added and removed. */
+  getTopicAssignment(topic: string, watch?: () => void): Promise<TopicAssignment | null>;
   getPartitionState(topic: string, partition: number): Promise<{ state: PartitionStateData; zkVersion: number } | null>;
   /** Creates the state znode; throws an error with `nodeExists: true` when it exists. Returns the zkVersion (0). */
   createPartitionState(topic: string, partition: number, state: PartitionStateData, controllerEpochZkVersion: number): Promise<number>;
@@ -53,8 +55,8 @@ export interface ControllerZk {
   getPartitionReassignment(watch?: () => void): Promise<{ topic: string; partition: number; replicas: number[] }[] | null>;
   /** Rewrites /admin/reassign_partitions with what is still pending (deletes it when nothing is). */
   setPartitionReassignment(pending: { topic: string; partition: number; replicas: number[] }[]): Promise<void>;
-  /** Replaces a topic's replica assignment, fenced on the controller epoch. */
-  writeTopicAssignment(topic: string, assignment: Map<number, number[]>, controllerEpochZkVersion: number): Promise<void>;
+  /** Replaces a topic's replica assignment (version 2, with adding/removing replicas), fenced on the controller epoch. */
+  writeTopicAssignment(topic: string, assignment: TopicAssignment, controllerEpochZkVersion: number): Promise<void>;
   getIsrChangeNotifications(watch?: () => void): Promise<{ name: string; partitions: { topic: string; partition: number }[] }[]>;
   deleteIsrChangeNotifications(names: string[], controllerEpochZkVersion: number): Promise<void>;
 }

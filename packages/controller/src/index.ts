@@ -1,4 +1,7 @@
 export { KafkaController, type ControllerConfig } from './kafka-controller.js';
+export type { LeaderElectionOutcome, AlterReassignmentsOutcome, ListReassignmentsOutcome } from './controller-events.js';
+export type { ReassignmentRequest, PartitionError, OngoingReassignment } from './partition-reassignment.js';
+export { originReplicas, targetReplicas, reassignTo, isBeingReassigned, type ReplicaSet } from './replica-set.js';
 export type { ControllerZk, PartitionStateData, ElectionOutcome } from './controller-zk.js';
 export { ControllerContext, tpKey, type ControllerBrokerInfo, type BrokerEndpointInfo, type TopicPartition } from './controller-context.js';
 export { ControllerEventManager } from './controller-event-manager.js';

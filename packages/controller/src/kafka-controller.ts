@@ -3,9 +3,10 @@ import { ControllerMovedError } from '@gregor/zookeeper';
 import { ControllerChannelManager } from './controller-channel-manager.js';
 import { ControllerContext, tpKey, type ControllerBrokerInfo, type TopicPartition } from './controller-context.js';
 import { ControllerEventManager } from './controller-event-manager.js';
-import type { ControllerEvent } from './controller-events.js';
+import type { AlterReassignmentsOutcome, ControllerEvent, LeaderElectionOutcome, ListReassignmentsOutcome } from './controller-events.js';
 import { ControllerRequestBatch } from './controller-request-batch.js';
-import { PartitionReassignment } from './partition-reassignment.js';
+import { PartitionReassignment, type ReassignmentRequest } from './partition-reassignment.js';
+import { originReplicas, targetReplicas } from './replica-set.js';
 import { isBadVersion, isNodeExists, type ControllerZk, type PartitionStateData } from './controller-zk.js';
 import {
   controlledShutdownLeaderElection,
@@ -14,6 +15,9 @@ import {
   preferredReplicaLeaderElection,
   type ElectionResult,
 } from './leader-election.js';
+
+/** Kafka's ElectionType.UNCLEAN (PREFERRED is 0). */
+const UNCLEAN_ELECTION = 1;
 
 export interface ControllerConfig {
   brokerId: number;
@@ -51,7 +55,7 @@ export class KafkaController {
     this.#cfg = cfg;
     this.#zk = zk;
     this.#log = logger.child({ component: 'controller' });
-    this.#events = new ControllerEventManager((e) => this.#process(e), this.#log);
+    this.#events = new ControllerEventManager((e) => this.#process(e), this.#log, (e) => this.#refuse(e));
     this.#reassignment = new PartitionReassignment({
       ctx: this.ctx,
       zk,
@@ -62,7 +66,10 @@ export class KafkaController {
 
   /** Reassignments in progress (for the admin API). */
   reassignmentsInProgress(): { topic: string; partition: number; original: number[]; target: number[] }[] {
-    return [...this.ctx.reassignments.values()].map((r) => ({ ...r }));
+    return [...this.ctx.reassignments.values()].map(({ topic, partition }) => {
+      const s = this.ctx.replicaSetOf(topic, partition);
+      return { topic, partition, original: originReplicas(s), target: targetReplicas(s) };
+    });
   }
 
   get isActive(): boolean {
@@ -114,6 +121,24 @@ export class KafkaController {
     });
   }
 
+  /**
+   * ElectLeaders (KIP-460): PREFERRED (0) or UNCLEAN (1) election for each partition, as a controller
+   * event. A broker that is not the controller answers NOT_CONTROLLER for every partition (Kafka 2.4).
+   */
+  electLeaders(electionType: number, partitions: TopicPartition[]): Promise<LeaderElectionOutcome[]> {
+    return new Promise((respond) => this.#events.put({ type: 'ElectLeaders', electionType, partitions, respond }));
+  }
+
+  /** AlterPartitionReassignments (KIP-455); null replicas cancel. Top-level NOT_CONTROLLER elsewhere. */
+  alterPartitionReassignments(reassignments: ReassignmentRequest[]): Promise<AlterReassignmentsOutcome> {
+    return new Promise((respond) => this.#events.put({ type: 'AlterPartitionReassignments', reassignments, respond }));
+  }
+
+  /** ListPartitionReassignments (KIP-455): the named partitions (null = all) being reassigned. */
+  listPartitionReassignments(partitions: TopicPartition[] | null): Promise<ListReassignmentsOutcome> {
+    return new Promise((respond) => this.#events.put({ type: 'ListPartitionReassignments', partitions, respond }));
+  }
+
   async shutdown(): Promise<void> {
     this.#stopped = true;
     await this.#events.stop();
@@ -124,17 +149,35 @@ export class KafkaController {
     if (!this.#stopped) this.#events.put(event);
   };
 
+  /** Answers a request event this broker will not handle: not (or no longer) the controller, or it failed. */
+  #refuse(e: ControllerEvent, errorCode: number = ErrorCode.NOT_CONTROLLER): void {
+    switch (e.type) {
+      case 'ControlledShutdown':
+        return e.respond({ errorCode, remaining: [] });
+      case 'PreferredReplicaElection':
+        return e.respond?.({ elected: [], failed: e.partitions ?? [] });
+      case 'ElectLeaders':
+        return e.respond(e.partitions.map((tp) => ({ ...tp, errorCode, errorMessage: null })));
+      case 'AlterPartitionReassignments':
+      case 'ListPartitionReassignments':
+        return e.respond({ errorCode, partitions: [] });
+    }
+  }
+
   async #process(e: ControllerEvent): Promise<void> {
     try {
       await this.#processEvent(e);
     } catch (err) {
+      // A request waiting on this event still gets an answer (each handler responds last, so it has not yet).
       if (err instanceof ControllerMovedError) {
+        this.#refuse(e);
         // Our writes are fenced: another broker holds a newer controller epoch.
         this.#log.warn({ event: e.type, err: err.message }, 'controller moved: resigning');
         await this.#resign();
         await this.#maybeElect();
         return;
       }
+      this.#refuse(e, ErrorCode.UNKNOWN_SERVER_ERROR);
       throw err;
     }
   }
@@ -150,11 +193,7 @@ export class KafkaController {
       case 'Resign':
         return this.#resign();
     }
-    if (!this.#active) {
-      if (e.type === 'ControlledShutdown') e.respond({ errorCode: ErrorCode.NOT_CONTROLLER, remaining: [] });
-      if (e.type === 'PreferredReplicaElection') e.respond?.({ elected: [], failed: e.partitions ?? [] });
-      return;
-    }
+    if (!this.#active) return this.#refuse(e);
     switch (e.type) {
       case 'BrokerChange':
         return this.#onBrokerChange();
@@ -175,12 +214,26 @@ export class KafkaController {
         e.respond?.(result);
         return;
       }
+      case 'ElectLeaders':
+        return e.respond(await this.#onElectLeaders(e.electionType, e.partitions));
+      case 'AlterPartitionReassignments': {
+        const batch = this.#newBatch();
+        const results = await this.#reassignment.alter(e.reassignments, batch);
+        batch.send();
+        const partitions = e.reassignments
+          .filter((r, i, all) => all.findIndex((o) => o.topic === r.topic && o.partition === r.partition) === i)
+          .map((r) => ({ topic: r.topic, partition: r.partition, ...results.get(tpKey(r.topic, r.partition))! }));
+        return e.respond({ errorCode: ErrorCode.NONE, partitions });
+      }
+      case 'ListPartitionReassignments':
+        return e.respond({ errorCode: ErrorCode.NONE, partitions: this.#reassignment.list(e.partitions) });
       case 'AutoPreferredReplicaLeaderElection':
         return this.#checkAndTriggerAutoLeaderRebalance();
       case 'PreferredReplicaElectionZnode':
         return this.#onPreferredReplicaElectionZnode();
       case 'PartitionReassignment':
-        return this.#onPartitionReassignmentZnode();
+        await this.#onPartitionReassignmentZnode();
+        return;
     }
   }
 
@@ -256,7 +309,11 @@ export class KafkaController {
     batch.send();
     this.onActiveChange(true);
     await this.#onTopicDeletion();
-    await this.#onPartitionReassignmentZnode();
+    // Reassignments: what /admin/reassign_partitions asks for, then those the assignment znodes say are in progress.
+    const started = await this.#onPartitionReassignmentZnode();
+    const resuming = this.#newBatch();
+    await this.#reassignment.resume(resuming, (tp) => !started.has(tpKey(tp.topic, tp.partition)));
+    resuming.send();
     await this.#onPreferredReplicaElectionZnode();
     if (this.#cfg.autoLeaderRebalanceEnable) {
       this.#rebalanceTimer = setInterval(
@@ -279,8 +336,13 @@ export class KafkaController {
   async #loadTopic(topic: string): Promise<void> {
     const assignment = await this.#zk.getTopicAssignment(topic, this.#enqueue({ type: 'PartitionModifications', topic }));
     if (!assignment) return;
-    this.ctx.assignments.set(topic, assignment);
-    for (const partition of assignment.keys()) {
+    for (const [partition, replicas] of assignment.partitions) {
+      // Partitions being reassigned (KIP-455) resume from the adding/removing replicas in the znode.
+      const adding = assignment.addingReplicas.get(partition) ?? [];
+      const removing = assignment.removingReplicas.get(partition) ?? [];
+      this.ctx.setReplicaSet(topic, partition, { replicas, adding, removing });
+    }
+    for (const partition of assignment.partitions.keys()) {
       const s = await this.#zk.getPartitionState(topic, partition);
       if (s) this.ctx.leadership.set(tpKey(topic, partition), { topic, partition, ...s.state, zkVersion: s.zkVersion });
     }
@@ -465,6 +527,10 @@ export class KafkaController {
     }
     await this.#electLeadersForNewOrOfflinePartitions(this.ctx.allPartitions(), batch);
     batch.send();
+    // Reassignments waiting for a replica on a started broker carry on (Kafka's maybeResumeReassignments).
+    const reassigning = this.#newBatch();
+    await this.#reassignment.resume(reassigning, (_tp, s) => targetReplicas(s).some((b) => started.has(b)));
+    reassigning.send();
     await this.#retryPendingDeletions();
   }
 
@@ -514,8 +580,9 @@ export class KafkaController {
   }
 
   async #onPartitionModifications(topic: string): Promise<void> {
-    const assignment = await this.#zk.getTopicAssignment(topic, this.#enqueue({ type: 'PartitionModifications', topic }));
-    if (!assignment || this.ctx.topicsToBeDeleted.has(topic)) return;
+    const znode = await this.#zk.getTopicAssignment(topic, this.#enqueue({ type: 'PartitionModifications', topic }));
+    if (!znode || this.ctx.topicsToBeDeleted.has(topic)) return;
+    const assignment = znode.partitions;
     const known = this.ctx.assignments.get(topic) ?? new Map<number, number[]>();
     const added = [...assignment.keys()].filter((p) => !known.has(p));
     if (added.length === 0) return;
@@ -528,7 +595,10 @@ export class KafkaController {
   }
 
   #forgetTopic(topic: string): void {
-    for (const p of this.ctx.assignments.get(topic)?.keys() ?? []) this.ctx.leadership.delete(tpKey(topic, p));
+    for (const p of this.ctx.assignments.get(topic)?.keys() ?? []) {
+      this.ctx.leadership.delete(tpKey(topic, p));
+      this.ctx.reassignments.delete(tpKey(topic, p));
+    }
     this.ctx.assignments.delete(topic);
     this.ctx.topicsToBeDeleted.delete(topic);
     this.ctx.deletionPendingReplicas.delete(topic);
@@ -619,12 +689,14 @@ export class KafkaController {
     await this.#zk.deletePreferredReplicaElection();
   }
 
-  async #onPartitionReassignmentZnode(): Promise<void> {
+  /** Returns the partitions whose reassignment it started. */
+  async #onPartitionReassignmentZnode(): Promise<Set<string>> {
     const requests = await this.#zk.getPartitionReassignment(this.#enqueue({ type: 'PartitionReassignment' }));
-    if (!requests) return;
+    if (!requests) return new Set();
     const batch = this.#newBatch();
-    await this.#reassignment.onZnodeChange(requests, batch);
+    const started = await this.#reassignment.onZnodeChange(requests, batch);
     batch.send();
+    return started;
   }
 
   // ---- preferred replica election -------------------------------------------------------
@@ -653,6 +725,54 @@ export class KafkaController {
     }
     batch.send();
     return { elected, failed };
+  }
+
+  /**
+   * ElectLeaders (Kafka 2.4's processReplicaLeaderElection, admin-triggered): a partition whose leader
+   * is already the preferred replica (PREFERRED) or alive (UNCLEAN) needs no election; UNCLEAN may
+   * pick a live replica outside the ISR whatever unclean.leader.election.enable says.
+   */
+  async #onElectLeaders(electionType: number, tps: TopicPartition[]): Promise<LeaderElectionOutcome[]> {
+    const preferred = electionType !== UNCLEAN_ELECTION;
+    const live = this.ctx.liveBrokerIds();
+    const batch = this.#newBatch();
+    const out: LeaderElectionOutcome[] = [];
+    const seen = new Set<string>();
+    for (const tp of tps) {
+      const key = tpKey(tp.topic, tp.partition);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const result = (errorCode: number, errorMessage: string | null, leader?: number) => out.push({ ...tp, errorCode, errorMessage, leader });
+      if (!this.ctx.assignments.get(tp.topic)?.has(tp.partition)) {
+        result(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, 'The partition does not exist.');
+        continue;
+      }
+      if (this.ctx.topicsToBeDeleted.has(tp.topic)) {
+        result(ErrorCode.INVALID_TOPIC_EXCEPTION, 'The topic is being deleted');
+        continue;
+      }
+      const replicas = this.ctx.replicasOf(tp.topic, tp.partition);
+      const current = this.ctx.leadership.get(key);
+      const needed = preferred ? current?.leader !== replicas[0] : !current || current.leader < 0 || !live.has(current.leader);
+      if (!needed) {
+        result(ErrorCode.ELECTION_NOT_NEEDED, 'Leader election not needed for topic partition');
+        continue;
+      }
+      // Leaders change ISRs on their own; elect from what ZooKeeper says now.
+      const fresh = await this.#zk.getPartitionState(tp.topic, tp.partition);
+      if (fresh) this.ctx.leadership.set(key, { ...tp, ...fresh.state, zkVersion: fresh.zkVersion });
+      const ok = await this.#electAndWrite(
+        tp,
+        (isr) => (preferred ? preferredReplicaLeaderElection(replicas, isr, live) : offlinePartitionLeaderElection(replicas, isr, live, true)),
+        batch,
+      );
+      if (ok) result(ErrorCode.NONE, null, this.ctx.leadership.get(key)!.leader);
+      else if (preferred) result(ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE, `Failed to elect leader for partition ${key} under strategy PreferredReplicaPartitionLeaderElectionStrategy`);
+      else result(ErrorCode.ELIGIBLE_LEADERS_NOT_AVAILABLE, `Failed to elect leader for partition ${key} under strategy OfflinePartitionLeaderElectionStrategy(true)`);
+    }
+    batch.send();
+    this.#log.info({ electionType: preferred ? 'PREFERRED' : 'UNCLEAN', elected: out.filter((r) => r.errorCode === ErrorCode.NONE).length, partitions: out.length }, 'leader election requested through ElectLeaders');
+    return out;
   }
 
   async #checkAndTriggerAutoLeaderRebalance(): Promise<void> {

@@ -6,6 +6,7 @@ import {
   preferredReplicaElectionPath,
   reassignPartitionsPath,
   type KafkaZkClient,
+  type TopicAssignment,
 } from '@gregor/zookeeper';
 import type { ControllerBrokerInfo } from './controller-context.js';
 import type { ControllerZk, ElectionOutcome, PartitionStateData } from './controller-zk.js';
@@ -58,9 +59,9 @@ export class KafkaZkControllerStore implements ControllerZk {
     return this.#zk.getTopicConfig(topic);
   }
 
-  async getTopicAssignment(topic: string, watch?: () => void): Promise<Map<number, number[]> | null> {
+  async getTopicAssignment(topic: string, watch?: () => void): Promise<TopicAssignment | null> {
     const a = await this.#zk.getTopicAssignment(topic, watch ? () => watch() : undefined);
-    return a ? new Map(a.assignment.partitions) : null;
+    return a ? a.assignment : null;
   }
 
   async getPartitionState(topic: string, partition: number) {
@@ -116,7 +117,7 @@ export class KafkaZkControllerStore implements ControllerZk {
     else await this.#zk.zk.setData(reassignPartitionsPath, encodeReassignment(pending));
   }
 
-  async writeTopicAssignment(topic: string, assignment: Map<number, number[]>, controllerEpochZkVersion: number): Promise<void> {
+  async writeTopicAssignment(topic: string, assignment: TopicAssignment, controllerEpochZkVersion: number): Promise<void> {
     const current = await this.#zk.getTopicAssignment(topic);
     if (!current) throw new Error(`topic ${topic} has no assignment znode`);
     await this.#zk.setTopicAssignment(topic, assignment, current.zkVersion, controllerEpochZkVersion);

@@ -22,6 +22,9 @@ import { SyncGroup } from './apis/sync-group/index.js';
 import { DescribeGroups } from './apis/describe-groups/index.js';
 import { ListGroups } from './apis/list-groups/index.js';
 import { DeleteGroups } from './apis/delete-groups/index.js';
+import { ElectLeaders } from './apis/elect-leaders/index.js';
+import { AlterPartitionReassignments } from './apis/alter-partition-reassignments/index.js';
+import { ListPartitionReassignments } from './apis/list-partition-reassignments/index.js';
 
 export type AnyApiDefinition = ApiDefinition<any, any>;
 
@@ -51,6 +54,9 @@ const API_TABLE: ReadonlyMap<number, AnyApiDefinition> = new Map<number, AnyApiD
     OffsetsForLeaderEpoch,
     CreatePartitions,
     DeleteGroups,
+    ElectLeaders,
+    AlterPartitionReassignments,
+    ListPartitionReassignments,
   ].map((api) => [api.apiKey, api]),
 );
 
@@ -79,6 +85,9 @@ export const ApiKey = {
   OffsetsForLeaderEpoch: 23,
   CreatePartitions: 37,
   DeleteGroups: 42,
+  ElectLeaders: 43,
+  AlterPartitionReassignments: 45,
+  ListPartitionReassignments: 46,
 } as const;
 
 export function getApi(apiKey: number): AnyApiDefinition | undefined {

@@ -76,6 +76,15 @@ describe('znode data (Kafka 2.4 JSON)', () => {
     const v2 = decodeTopicAssignment('t', '{"version":2,"partitions":{"0":[4,5,6,1]},"adding_replicas":{"0":[4]},"removing_replicas":{"0":[1]}}');
     expect(v2.addingReplicas.get(0)).toEqual([4]);
     expect(v2.removingReplicas.get(0)).toEqual([1]);
+    // A moving partition (KIP-455: RS = target ++ original, adding = RS - original, removing = RS - target), as Kafka 2.4 writes it.
+    const moving = {
+      partitions: new Map([[0, [3, 1, 2]], [1, [1, 2]]]),
+      addingReplicas: new Map([[0, [3]], [1, []]]),
+      removingReplicas: new Map([[0, [2]]]),
+    };
+    const json = '{"version":2,"partitions":{"0":[3,1,2],"1":[1,2]},"adding_replicas":{"0":[3]},"removing_replicas":{"0":[2]}}';
+    expect(encodeTopicAssignment(moving).toString()).toBe(json);
+    expect(decodeTopicAssignment('t', json)).toEqual({ ...moving, addingReplicas: new Map([[0, [3]]]) });
     expect(() => decodeTopicAssignment('t', '{"version":2,"partitions":{"0":["a"]}}')).toThrow(/partitions\.0/);
     expect(() => decodeTopicAssignment('t', '{"version":3,"partitions":{}}')).toThrow(/unsupported version 3/);
   });

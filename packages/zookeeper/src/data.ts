@@ -153,9 +153,10 @@ export interface TopicAssignment {
   removingReplicas: ReplicaAssignment;
 }
 
-function assignmentToJson(assignment: ReplicaAssignment): Record<string, number[]> {
+/** Partitions in order; `skipEmpty` leaves out empty lists (adding/removing of partitions not moving, as Kafka). */
+function assignmentToJson(assignment: ReplicaAssignment, skipEmpty = false): Record<string, number[]> {
   const out: Record<string, number[]> = {};
-  for (const [p, replicas] of [...assignment].sort((a, b) => a[0] - b[0])) out[String(p)] = replicas;
+  for (const [p, replicas] of [...assignment].sort((a, b) => a[0] - b[0])) if (!skipEmpty || replicas.length > 0) out[String(p)] = replicas;
   return out;
 }
 
@@ -168,14 +169,17 @@ function assignmentFromJson(value: Json, what: string, key: string): ReplicaAssi
   return out;
 }
 
-/** Writes version 2 (Kafka 2.4+). */
+/**
+ * Writes version 2 (Kafka 2.4+): "adding_replicas"/"removing_replicas" name only the partitions being
+ * reassigned (KIP-455), `{}` when none.
+ */
 export function encodeTopicAssignment(assignment: TopicAssignment | ReplicaAssignment): Buffer {
   const full: TopicAssignment = assignment instanceof Map ? { partitions: assignment, addingReplicas: new Map(), removingReplicas: new Map() } : assignment;
   return json({
     version: 2,
     partitions: assignmentToJson(full.partitions),
-    adding_replicas: assignmentToJson(full.addingReplicas),
-    removing_replicas: assignmentToJson(full.removingReplicas),
+    adding_replicas: assignmentToJson(full.addingReplicas, true),
+    removing_replicas: assignmentToJson(full.removingReplicas, true),
   });
 }
 

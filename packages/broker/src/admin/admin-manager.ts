@@ -156,6 +156,10 @@ export class AdminManager {
         const current = await this.#zk.getTopicAssignment(r.name);
         if (!current) throw new GregorError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `The topic '${r.name}' does not exist.`);
         if (await this.#zk.isTopicMarkedForDeletion(r.name)) throw new GregorError(ErrorCode.INVALID_TOPIC_EXCEPTION, 'The topic is queued for deletion.');
+        // The controller rewrites this znode while partitions move (KIP-455); adding partitions then would race it.
+        if (current.assignment.addingReplicas.size > 0 || current.assignment.removingReplicas.size > 0) {
+          throw new GregorError(ErrorCode.REASSIGNMENT_IN_PROGRESS, `A partition reassignment is in progress for the topic '${r.name}'.`);
+        }
         const existing = current.assignment.partitions;
         const have = existing.size;
         if (r.count <= have) {

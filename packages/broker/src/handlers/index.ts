@@ -1,12 +1,15 @@
 import {
+  AlterPartitionReassignments,
   ApiVersions,
   ControlledShutdown,
   CreatePartitions,
   CreateTopics,
   DeleteTopics,
+  ElectLeaders,
   Fetch,
   LeaderAndIsr,
   ListOffsets,
+  ListPartitionReassignments,
   Metadata,
   OffsetsForLeaderEpoch,
   Produce,
@@ -20,6 +23,9 @@ import { controlledShutdownHandler } from './controlled-shutdown.js';
 import { createPartitionsHandler } from './create-partitions.js';
 import { createTopicsHandler } from './create-topics.js';
 import { deleteTopicsHandler } from './delete-topics.js';
+import { electLeadersHandler } from './elect-leaders.js';
+import { alterPartitionReassignmentsHandler } from './alter-partition-reassignments.js';
+import { listPartitionReassignmentsHandler } from './list-partition-reassignments.js';
 import { fetchHandler } from './fetch.js';
 import { leaderAndIsrHandler } from './leader-and-isr.js';
 import { listOffsetsHandler } from './list-offsets.js';
@@ -45,5 +51,8 @@ export function registerHandlers(apis: KafkaApis, s: BrokerServices): void {
   apis.register(DeleteTopics, deleteTopicsHandler(s));
   apis.register(OffsetsForLeaderEpoch, offsetsForLeaderEpochHandler(s));
   apis.register(CreatePartitions, createPartitionsHandler(s));
+  apis.register(ElectLeaders, electLeadersHandler(s));
+  apis.register(AlterPartitionReassignments, alterPartitionReassignmentsHandler(s));
+  apis.register(ListPartitionReassignments, listPartitionReassignmentsHandler(s));
   registerGroupHandlers(apis, s); // group coordinator
 }
