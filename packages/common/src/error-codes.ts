@@ -43,6 +43,7 @@ export const ErrorCode = {
   NOT_CONTROLLER: 41,
   INVALID_REQUEST: 42,
   UNSUPPORTED_FOR_MESSAGE_FORMAT: 43,
+  POLICY_VIOLATION: 44,
   KAFKA_STORAGE_ERROR: 56,
   NON_EMPTY_GROUP: 68,
   GROUP_ID_NOT_FOUND: 69,
@@ -55,6 +56,7 @@ export const ErrorCode = {
   MEMBER_ID_REQUIRED: 79,
   GROUP_MAX_SIZE_REACHED: 81,
   FENCED_INSTANCE_ID: 82,
+  GROUP_SUBSCRIBED_TO_TOPIC: 86,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

@@ -22,6 +22,9 @@ import { SyncGroup } from './apis/sync-group/index.js';
 import { DescribeGroups } from './apis/describe-groups/index.js';
 import { ListGroups } from './apis/list-groups/index.js';
 import { DeleteGroups } from './apis/delete-groups/index.js';
+import { DeleteRecords } from './apis/delete-records/index.js';
+import { DescribeLogDirs } from './apis/describe-log-dirs/index.js';
+import { OffsetDelete } from './apis/offset-delete/index.js';
 
 export type AnyApiDefinition = ApiDefinition<any, any>;
 
@@ -48,9 +51,12 @@ const API_TABLE: ReadonlyMap<number, AnyApiDefinition> = new Map<number, AnyApiD
     ApiVersions,
     CreateTopics,
     DeleteTopics,
+    DeleteRecords,
     OffsetsForLeaderEpoch,
+    DescribeLogDirs,
     CreatePartitions,
     DeleteGroups,
+    OffsetDelete,
   ].map((api) => [api.apiKey, api]),
 );
 
@@ -76,9 +82,12 @@ export const ApiKey = {
   ApiVersions: 18,
   CreateTopics: 19,
   DeleteTopics: 20,
+  DeleteRecords: 21,
   OffsetsForLeaderEpoch: 23,
+  DescribeLogDirs: 35,
   CreatePartitions: 37,
   DeleteGroups: 42,
+  OffsetDelete: 47,
 } as const;
 
 export function getApi(apiKey: number): AnyApiDefinition | undefined {

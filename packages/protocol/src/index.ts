@@ -41,4 +41,7 @@ export * from './apis/offset-fetch/index.js';
 export * from './apis/describe-groups/index.js';
 export * from './apis/list-groups/index.js';
 export * from './apis/delete-groups/index.js';
+export * from './apis/delete-records/index.js';
+export * from './apis/describe-log-dirs/index.js';
+export * from './apis/offset-delete/index.js';
 export { flattenPartitionStates, groupPartitionStates, type TopicGroup } from './apis/topic-grouping.js';
