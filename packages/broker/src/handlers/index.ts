@@ -3,7 +3,9 @@ import {
   ControlledShutdown,
   CreatePartitions,
   CreateTopics,
+  DeleteRecords,
   DeleteTopics,
+  DescribeLogDirs,
   Fetch,
   LeaderAndIsr,
   ListOffsets,
@@ -19,7 +21,9 @@ import { apiVersionsHandler } from './api-versions.js';
 import { controlledShutdownHandler } from './controlled-shutdown.js';
 import { createPartitionsHandler } from './create-partitions.js';
 import { createTopicsHandler } from './create-topics.js';
+import { deleteRecordsHandler } from './delete-records.js';
 import { deleteTopicsHandler } from './delete-topics.js';
+import { describeLogDirsHandler } from './describe-log-dirs.js';
 import { fetchHandler } from './fetch.js';
 import { leaderAndIsrHandler } from './leader-and-isr.js';
 import { listOffsetsHandler } from './list-offsets.js';
@@ -43,7 +47,9 @@ export function registerHandlers(apis: KafkaApis, s: BrokerServices): void {
   apis.register(ApiVersions, apiVersionsHandler(s));
   apis.register(CreateTopics, createTopicsHandler(s));
   apis.register(DeleteTopics, deleteTopicsHandler(s));
+  apis.register(DeleteRecords, deleteRecordsHandler(s));
   apis.register(OffsetsForLeaderEpoch, offsetsForLeaderEpochHandler(s));
+  apis.register(DescribeLogDirs, describeLogDirsHandler(s));
   apis.register(CreatePartitions, createPartitionsHandler(s));
   registerGroupHandlers(apis, s); // group coordinator
 }
