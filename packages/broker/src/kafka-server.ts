@@ -11,6 +11,7 @@ import { ReplicaManager } from './cluster/replica-manager.js';
 import { IsrManager } from './replication/isr-manager.js';
 import type { BrokerConfig, Endpoint } from './config/broker-config.js';
 import { TopicConfigCache } from './config/topic-config-cache.js';
+import { cleanupPolicy } from './config/topic-config.js';
 import { ConfigChangeListener } from './config/config-change-listener.js';
 import { registerHandlers } from './handlers/index.js';
 import { KafkaApis } from './kafka-apis.js';
@@ -125,6 +126,8 @@ export class KafkaServer {
         return e ? { brokerId: id, host: e.host, port: e.port } : undefined;
       },
       isrManager: this.isrManager,
+      isBrokerAlive: (id) => this.metadataCache.isBrokerAlive(id),
+      deleteRecordsAllowed: (t) => cleanupPolicy(this.topicConfigs.overrides(t), cfg.logCleanupPolicy).includes('delete'),
     });
     this.replicaManager.startup();
     this.logCleaner = startLogCleaner(cfg, this.logManager, this.topicConfigs, this.log.child({ component: 'log-cleaner' })); // group coordinator (log compaction)

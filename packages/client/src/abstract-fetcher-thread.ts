@@ -106,6 +106,10 @@ export abstract class AbstractFetcherThread {
   protected async truncate(states: PartitionFetchState[], _connection: Connection): Promise<Map<string, number>> {
     return new Map(states.map((s) => [key(s.topic, s.partition), s.fetchOffset]));
   }
+  /** The log_start_offset a Fetch carries for a partition (followers: their own; consumers: -1). */
+  protected fetchLogStartOffset(_state: PartitionFetchState): number {
+    return -1;
+  }
   /** Partitions the source cannot serve (not leader, unknown): they leave this fetcher. */
   protected abstract handlePartitionsWithErrors(states: PartitionFetchState[], errorCode: number): void;
 
@@ -201,7 +205,7 @@ export abstract class AbstractFetcherThread {
             partition: p.partition,
             currentLeaderEpoch: p.currentLeaderEpoch,
             fetchOffset: p.fetchOffset,
-            logStartOffset: -1,
+            logStartOffset: this.fetchLogStartOffset(p),
             partitionMaxBytes: this.opts.partitionMaxBytes,
           })),
         })),

@@ -601,6 +601,56 @@ export class GroupCoordinator {
     return results;
   }
 
+  // ------------------------------------------------------------- OffsetDelete
+
+  /**
+   * OffsetDelete (KIP-496, Kafka's handleDeleteOffsets): an empty group loses the offsets asked for; an active consumer
+   * group only those of topics it does not subscribe to (GROUP_SUBSCRIBED_TO_TOPIC for the others); any other active
+   * group is NON_EMPTY_GROUP. Deleted offsets are tombstoned in __consumer_offsets, so they stay deleted after a
+   * coordinator move; an empty group left without offsets is removed too. A group error leaves `partitions` empty.
+   */
+  async handleDeleteOffsets(
+    groupId: string,
+    partitions: readonly { topic: string; partition: number }[],
+  ): Promise<{ errorCode: number; partitions: { topic: string; partition: number; errorCode: number }[] }> {
+    const status = this.#groupStatusError(groupId);
+    if (status !== ErrorCode.NONE) return { errorCode: status, partitions: [] };
+    const group = this.manager.getGroup(groupId);
+    if (!group || group.is('Dead')) return { errorCode: ErrorCode.GROUP_ID_NOT_FOUND, partitions: [] };
+    let eligible: { topic: string; partition: number }[];
+    const subscribed: { topic: string; partition: number }[] = [];
+    if (group.is('Empty')) {
+      eligible = [...partitions];
+    } else if (group.isConsumerGroup()) {
+      eligible = [];
+      for (const tp of partitions) (group.isSubscribedToTopic(tp.topic) ? subscribed : eligible).push(tp);
+    } else {
+      return { errorCode: ErrorCode.NON_EMPTY_GROUP, partitions: [] };
+    }
+    let code: number = ErrorCode.NONE;
+    if (eligible.length > 0) {
+      const doomed = [...new Map(eligible.map((tp) => [offsetKey(tp.topic, tp.partition), tp])).entries()].filter(([k]) => group.offsets.has(k));
+      const keys = new Set(doomed.map(([k]) => k));
+      const removeGroup = group.is('Empty') && [...group.offsets.keys()].every((k) => keys.has(k));
+      code = await this.manager.removeGroupRecords(groupId, removeGroup, doomed.map(([, tp]) => tp));
+      if (code === ErrorCode.NONE) {
+        for (const k of keys) group.offsets.delete(k);
+        if (removeGroup && group.is('Empty') && group.members.size === 0 && group.offsets.size === 0) {
+          group.transitionTo('Dead');
+          this.manager.removeGroup(groupId);
+        }
+        this.#logger.info({ group: groupId, offsets: doomed.length, groupRemoved: removeGroup }, 'deleted committed offsets');
+      }
+    }
+    return {
+      errorCode: ErrorCode.NONE,
+      partitions: [
+        ...eligible.map((tp) => ({ ...tp, errorCode: code })),
+        ...subscribed.map((tp) => ({ ...tp, errorCode: ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC })),
+      ],
+    };
+  }
+
   /** Offsets of empty groups older than offsets.retention.minutes are removed; a group left with nothing goes too. */
   async #expireOffsets(): Promise<void> {
     const now = Date.now();

@@ -254,6 +254,7 @@ export class GroupMetadataManager {
       group.members.set(member.memberId, member);
     }
     group.leaderId = record.leader;
+    group.subscribedTopics = group.computeSubscribedTopics();
     return group;
   }
 

@@ -1,3 +1,4 @@
+import { Reader } from '@gregor/protocol';
 import type { OffsetAndMetadata } from './records.js';
 import type { MemberMetadata, Protocol } from './member-metadata.js';
 
@@ -11,6 +12,18 @@ const VALID_PREVIOUS: Record<GroupState, readonly GroupState[]> = {
   Stable: ['CompletingRebalance'],
   Dead: ['Stable', 'PreparingRebalance', 'CompletingRebalance', 'Empty', 'Dead'],
 };
+
+const CONSUMER_PROTOCOL_TYPE = 'consumer';
+
+/**
+ * The topics of a consumer's JoinGroup metadata: every ConsumerProtocol version starts with v0's
+ * `version i16, topics [string]`, so only that prefix is read (as Kafka's computeSubscribedTopics does).
+ */
+function subscriptionTopics(metadata: Buffer): string[] {
+  const r = new Reader(metadata);
+  r.int16();
+  return r.array((r) => r.string(), 2);
+}
 
 export function offsetKey(topic: string, partition: number): string {
   return `${topic}\u0000${partition}`;
@@ -32,6 +45,11 @@ export class GroupMetadata {
   /** Members given an id with MEMBER_ID_REQUIRED that have not joined with it yet. */
   readonly pendingMembers = new Map<string, NodeJS.Timeout>();
   readonly offsets = new Map<string, { topic: string; partition: number; value: OffsetAndMetadata }>();
+  /**
+   * Topics the members of a consumer group subscribe to, fixed when a generation starts (Kafka's subscribedTopics);
+   * null when unknown (not a consumer group, or metadata that does not parse).
+   */
+  subscribedTopics: ReadonlySet<string> | null = null;
   /** A member joined during the initial delay, so the delay is extended. */
   newMemberAdded = false;
   /** The delayed join of the rebalance in progress. */
@@ -137,12 +155,36 @@ export class GroupMetadata {
     if (this.members.size > 0) {
       this.generationId += 1;
       this.protocolName = this.selectProtocol();
+      this.subscribedTopics = this.computeSubscribedTopics();
       this.transitionTo('CompletingRebalance');
     } else {
       this.generationId += 1;
       this.protocolName = null;
+      this.subscribedTopics = this.computeSubscribedTopics();
       this.transitionTo('Empty');
     }
+  }
+
+  /** Kafka's computeSubscribedTopics: the union of the members' subscriptions in the selected protocol. */
+  computeSubscribedTopics(): ReadonlySet<string> | null {
+    if (this.protocolType !== CONSUMER_PROTOCOL_TYPE) return null;
+    if (this.members.size === 0) return new Set();
+    if (this.protocolName === null) return null;
+    try {
+      const topics = new Set<string>();
+      for (const m of this.members.values()) for (const t of subscriptionTopics(m.metadata(this.protocolName))) topics.add(t);
+      return topics;
+    } catch {
+      return null; // not the consumer protocol after all: the coordinator cannot know the topics
+    }
+  }
+
+  isConsumerGroup(): boolean {
+    return this.protocolType === CONSUMER_PROTOCOL_TYPE;
+  }
+
+  isSubscribedToTopic(topic: string): boolean {
+    return this.subscribedTopics?.has(topic) ?? false;
   }
 
   /** The protocol subscribed topics are not needed by the broker: assignment bytes are opaque. */

@@ -5,7 +5,7 @@ import type { OffsetsTopicLog } from './offsets-topic-log.js';
 /** An in-memory `__consumer_offsets` for unit tests: appends assign offsets, reads return whole batches. */
 export class MemoryOffsetsLog implements OffsetsTopicLog {
   readonly partitions = new Map<number, { baseOffset: number; bytes: Buffer; count: number }[]>();
-  failWith = ErrorCode.NONE;
+  failWith: number = ErrorCode.NONE;
   appends = 0;
 
   async append(partition: number, records: Buffer): Promise<number> {

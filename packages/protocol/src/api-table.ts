@@ -25,6 +25,9 @@ import { DeleteGroups } from './apis/delete-groups/index.js';
 import { ElectLeaders } from './apis/elect-leaders/index.js';
 import { AlterPartitionReassignments } from './apis/alter-partition-reassignments/index.js';
 import { ListPartitionReassignments } from './apis/list-partition-reassignments/index.js';
+import { DeleteRecords } from './apis/delete-records/index.js';
+import { DescribeLogDirs } from './apis/describe-log-dirs/index.js';
+import { OffsetDelete } from './apis/offset-delete/index.js';
 
 export type AnyApiDefinition = ApiDefinition<any, any>;
 
@@ -51,12 +54,15 @@ const API_TABLE: ReadonlyMap<number, AnyApiDefinition> = new Map<number, AnyApiD
     ApiVersions,
     CreateTopics,
     DeleteTopics,
+    DeleteRecords,
     OffsetsForLeaderEpoch,
+    DescribeLogDirs,
     CreatePartitions,
     DeleteGroups,
     ElectLeaders,
     AlterPartitionReassignments,
     ListPartitionReassignments,
+    OffsetDelete,
   ].map((api) => [api.apiKey, api]),
 );
 
@@ -82,12 +88,15 @@ export const ApiKey = {
   ApiVersions: 18,
   CreateTopics: 19,
   DeleteTopics: 20,
+  DeleteRecords: 21,
   OffsetsForLeaderEpoch: 23,
+  DescribeLogDirs: 35,
   CreatePartitions: 37,
   DeleteGroups: 42,
   ElectLeaders: 43,
   AlterPartitionReassignments: 45,
   ListPartitionReassignments: 46,
+  OffsetDelete: 47,
 } as const;
 
 export function getApi(apiKey: number): AnyApiDefinition | undefined {

@@ -44,4 +44,7 @@ export * from './apis/delete-groups/index.js';
 export * from './apis/elect-leaders/index.js';
 export * from './apis/alter-partition-reassignments/index.js';
 export * from './apis/list-partition-reassignments/index.js';
+export * from './apis/delete-records/index.js';
+export * from './apis/describe-log-dirs/index.js';
+export * from './apis/offset-delete/index.js';
 export { flattenPartitionStates, groupPartitionStates, type TopicGroup } from './apis/topic-grouping.js';

@@ -70,6 +70,23 @@ describe('LogManager', () => {
     expect(a2.appendAsLeader(simpleBatch(1), 3).firstOffset).toBe(20);
   });
 
+  it('lists logs by dir and checkpoints log start offsets asynchronously', async () => {
+    const m = manager();
+    m.startup();
+    const a = m.getOrCreateLog('t', 0);
+    const b = m.getOrCreateLog('t', 1);
+    const byDir = m.logsByDir();
+    expect([...byDir.keys()]).toEqual(dirs);
+    expect([...byDir.values()].map((logs) => logs.length)).toEqual([1, 1]);
+    for (let i = 0; i < 3; i++) a.appendAsLeader(simpleBatch(1), 0);
+    a.highWatermark = 3;
+    a.maybeIncrementLogStartOffset(2);
+    await m.checkpointLogStartOffsetsAsync();
+    const aDir = a.dir.split('/').slice(0, -1).join('/');
+    expect(readFileSync(join(aDir, LOG_START_OFFSET_CHECKPOINT_FILE), 'utf8')).toBe('0\n1\nt 0 2\n');
+    expect(b.logStartOffset).toBe(0);
+  });
+
   it('checks meta.properties against broker.id and cluster.id', () => {
     const m = manager();
     m.startup();

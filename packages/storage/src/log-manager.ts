@@ -145,6 +145,18 @@ export class LogManager {
     for (const logDir of this.logDirs) this.#checkpointDir(logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset);
   }
 
+  /** The same, with the fsync off the event loop (a follower raising its log start on a fetch response). */
+  async checkpointLogStartOffsetsAsync(): Promise<void> {
+    await Promise.all(this.logDirs.map((logDir) => this.#checkpointDirAsync(logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset)));
+  }
+
+  /** Every log dir (as configured) with the logs it holds (DescribeLogDirs). */
+  logsByDir(): Map<string, PartitionLog[]> {
+    const out = new Map<string, PartitionLog[]>(this.logDirs.map((d) => [d, []]));
+    for (const { log, logDir } of this.#logs.values()) out.get(logDir)?.push(log);
+    return out;
+  }
+
   /** Stops the tasks, flushes and closes every log, writes the checkpoints and the clean-shutdown marker. */
   shutdown(): void {
     if (this.#state !== 'running') return;

@@ -284,6 +284,45 @@ describe('PartitionLog retention', () => {
   });
 });
 
+describe('PartitionLog log start offset (DeleteRecords)', () => {
+  it('raises the start up to the high watermark, deletes whole segments below it, keeps the rest readable', () => {
+    const log = openLog({ segmentBytes: 700 });
+    for (let i = 0; i < 8; i++) log.appendAsLeader(simpleBatch(2, 100), i < 3 ? 1 : 2);
+    const bases = log.segmentBaseOffsets();
+    expect(bases.length).toBeGreaterThan(3);
+    log.highWatermark = 14;
+    expect(codeOf(() => log.maybeIncrementLogStartOffset(15))).toBe(ErrorCode.OFFSET_OUT_OF_RANGE);
+    expect(log.logStartOffset).toBe(0);
+    // An offset inside a segment: only the segments wholly below it go.
+    const inside = bases[2]! + 1;
+    expect(log.maybeIncrementLogStartOffset(inside)).toBe(true);
+    expect(log.logStartOffset).toBe(inside);
+    expect(log.segmentBaseOffsets()).toEqual(bases.slice(2));
+    for (const b of bases.slice(0, 2)) expect(existsSync(join(log.dir, `${String(b).padStart(20, '0')}.log`))).toBe(false);
+    expect(codeOf(() => log.read(inside - 1, 1000, 100, true))).toBe(ErrorCode.OFFSET_OUT_OF_RANGE);
+    // Reading at the new start returns the batch holding it (clients skip the records below their offset).
+    expect(log.read(inside, 1000, 100, true).firstOffset).toBe(bases[2]);
+    // Lower or equal: nothing changes.
+    expect(log.maybeIncrementLogStartOffset(3)).toBe(false);
+    expect(log.maybeIncrementLogStartOffset(inside)).toBe(false);
+    expect(log.leaderEpochCache.entries()[0]!.startOffset).toBe(inside);
+  });
+
+  it('up to the log end: every inactive segment goes, the active one stays, appends continue', () => {
+    const log = openLog({ segmentBytes: 700 });
+    for (let i = 0; i < 5; i++) log.appendAsLeader(simpleBatch(2, 100), 0);
+    log.highWatermark = log.logEndOffset;
+    expect(log.maybeIncrementLogStartOffset(log.logEndOffset)).toBe(true);
+    expect(log.segmentBaseOffsets()).toHaveLength(1);
+    expect([log.logStartOffset, log.logEndOffset]).toEqual([10, 10]);
+    expect(log.read(10, 1000, 10, true).records.length).toBe(0);
+    expect(log.appendAsLeader(simpleBatch(1), 0).firstOffset).toBe(10);
+    // The start survives a restart through the checkpointed value.
+    const again = reopen(log, { segmentBytes: 700 });
+    expect(again.logStartOffset).toBe(10);
+  });
+});
+
 describe('PartitionLog files', () => {
   it('rebuilds a missing or corrupt index at load', () => {
     let log = openLog({ segmentBytes: 1000, indexIntervalBytes: 100 });

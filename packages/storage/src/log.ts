@@ -278,6 +278,39 @@ export class PartitionLog {
   }
 
   /**
+   * Raises the log start offset (Kafka's Log.maybeIncrementLogStartOffset): DeleteRecords on the leader, and a follower
+   * following its leader's. Never above the high watermark (OFFSET_OUT_OF_RANGE). Segments then wholly below the new
+   * start are deleted at once (Kafka waits for its next retention pass); the active segment always stays, so reads
+   * below the start fail with OFFSET_OUT_OF_RANGE rather than reaching its older records. Returns true if it moved.
+   */
+  maybeIncrementLogStartOffset(newLogStartOffset: number): boolean {
+    this.#checkOpen();
+    if (newLogStartOffset > this.highWatermark) {
+      throw new GregorError(
+        ErrorCode.OFFSET_OUT_OF_RANGE,
+        `cannot raise the log start offset of ${this.topic}-${this.partition} to ${newLogStartOffset}: above the high watermark ${this.highWatermark}`,
+      );
+    }
+    if (newLogStartOffset <= this.#logStartOffset) return false;
+    this.#logStartOffset = newLogStartOffset;
+    this.leaderEpochCache.truncateFromStart(newLogStartOffset);
+    const deleted = this.#deleteSegmentsBelowLogStart();
+    this.#logger.info({ topic: this.topic, partition: this.partition, logStartOffset: newLogStartOffset, segmentsDeleted: deleted }, 'incremented log start offset');
+    return true;
+  }
+
+  /** Kafka's deleteLogStartOffsetBreachedSegments: segments whose successor starts at or below the log start. */
+  #deleteSegmentsBelowLogStart(): number {
+    const segments = this.#segments.values();
+    let n = 0;
+    for (let i = 0; i + 1 < segments.length && segments[i + 1]!.baseOffset <= this.#logStartOffset; i++) {
+      this.#removeSegment(segments[i]!);
+      n++;
+    }
+    return n;
+  }
+
+  /**
    * Retention: deletes the oldest whole segments that are past `retentionMs`, over `retentionBytes`, or wholly
    * below logStartOffset, but only segments entirely below the high watermark; the log never ends up with no segment.
    */

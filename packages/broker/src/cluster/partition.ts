@@ -5,6 +5,8 @@ import type { PartitionLog } from '@gregor/storage';
 export interface RemoteReplicaState {
   brokerId: number;
   logEndOffset: number;
+  /** From the follower's fetch requests (Fetch v5+ log_start_offset); -1 until it fetches. */
+  logStartOffset: number;
   lastCaughtUpTimeMs: number;
   lastFetchLeaderLogEndOffset: number;
   lastFetchTimeMs: number;
@@ -76,6 +78,7 @@ export class Partition {
       fresh.set(id, {
         brokerId: id,
         logEndOffset: prev && wasLeader ? prev.logEndOffset : -1,
+        logStartOffset: prev && wasLeader ? prev.logStartOffset : -1,
         lastCaughtUpTimeMs: state.isr.includes(id) ? nowMs : (prev?.lastCaughtUpTimeMs ?? 0),
         lastFetchLeaderLogEndOffset: prev?.lastFetchLeaderLogEndOffset ?? 0,
         lastFetchTimeMs: prev?.lastFetchTimeMs ?? 0,
@@ -121,10 +124,14 @@ export class Partition {
     return info;
   }
 
-  /** Records a follower's fetch (its fetch offset is its LEO) and keeps its caught-up time (Kafka 0.9+ rule). */
-  updateFollowerFetchState(replicaId: number, fetchOffset: number, nowMs: number): void {
+  /**
+   * Records a follower's fetch (its fetch offset is its LEO, plus its log start offset when it sends one) and keeps
+   * its caught-up time (Kafka 0.9+ rule).
+   */
+  updateFollowerFetchState(replicaId: number, fetchOffset: number, nowMs: number, followerLogStartOffset = -1): void {
     const r = this.remoteReplicas.get(replicaId);
     if (!r) return;
+    if (followerLogStartOffset >= 0) r.logStartOffset = followerLogStartOffset;
     const leo = this.logEndOffset;
     if (fetchOffset >= leo) r.lastCaughtUpTimeMs = nowMs;
     else if (fetchOffset >= r.lastFetchLeaderLogEndOffset) r.lastCaughtUpTimeMs = Math.max(r.lastCaughtUpTimeMs, r.lastFetchTimeMs);
@@ -168,6 +175,19 @@ export class Partition {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Kafka's lowWatermarkIfLeader: the smallest log start offset of the leader and of every assigned replica on a live
+   * broker (one that has not fetched yet counts as -1). A DeleteRecords is done when it reaches the requested offset.
+   */
+  lowWatermarkIfLeader(isBrokerAlive: (brokerId: number) => boolean): number {
+    if (!this.isLeader || !this.log) throw new GregorError(ErrorCode.NOT_LEADER_FOR_PARTITION, `broker ${this.#localBrokerId} is not the leader of ${this.key}`);
+    let lowWatermark = this.log.logStartOffset;
+    for (const r of this.remoteReplicas.values()) {
+      if (isBrokerAlive(r.brokerId) && r.logStartOffset < lowWatermark) lowWatermark = r.logStartOffset;
+    }
+    return lowWatermark;
   }
 
   /** For acks=all: has every ISR member got `requiredOffset`? */

@@ -1,8 +1,9 @@
-import { ErrorCode, GregorError, type Logger } from '@gregor/common';
+import { ErrorCode, GregorError, INTERNAL_TOPICS, type Logger } from '@gregor/common';
 import type { LogConfig, LogManager, PartitionLog } from '@gregor/storage';
 import { DelayedOperationPurgatory } from '../purgatory/delayed-operation.js';
 import type { IsrManager } from '../replication/isr-manager.js';
 import { ReplicaFetcherManager, type LeaderEndpoint, type ReplicaFetcherConfig } from '../replication/replica-fetcher-manager.js';
+import { DelayedDeleteRecords, type DeleteRecordsPartitionStatus } from './delayed-delete-records.js';
 import { DelayedFetch } from './delayed-fetch.js';
 import { DelayedProduce, type ProducePartitionStatus } from './delayed-produce.js';
 import { Partition, partitionKey, type LeadershipState } from './partition.js';
@@ -31,6 +32,8 @@ export interface FetchPartitionRequest {
   fetchOffset: number;
   partitionMaxBytes: number;
   currentLeaderEpoch: number;
+  /** A follower's own log start offset (Fetch v5+; -1 from consumers). */
+  logStartOffset?: number;
 }
 
 export interface FetchPartitionData {
@@ -71,6 +74,17 @@ export interface ReplicaManagerOptions {
   /** Where a leader is reached (inter-broker listener), from the metadata cache. */
   leaderEndpoint: (brokerId: number) => LeaderEndpoint | undefined;
   isrManager: IsrManager;
+  /** Live brokers per the metadata cache: only their replicas hold back a DeleteRecords (default: all). */
+  isBrokerAlive?: (brokerId: number) => boolean;
+  /** False for a compact-only topic (`cleanup.policy` without delete): DeleteRecords is a POLICY_VIOLATION. */
+  deleteRecordsAllowed?: (topic: string) => boolean;
+}
+
+export interface DeleteRecordsEntry {
+  topic: string;
+  partition: number;
+  /** The new log start offset; -1 = the high watermark. */
+  offset: number;
 }
 
 /**
@@ -84,6 +98,7 @@ export class ReplicaManager {
   readonly #partitions = new Map<string, Partition>();
   readonly producePurgatory = new DelayedOperationPurgatory<DelayedProduce>('Produce');
   readonly fetchPurgatory = new DelayedOperationPurgatory<DelayedFetch<FetchReadResult>>('Fetch');
+  readonly deleteRecordsPurgatory = new DelayedOperationPurgatory<DelayedDeleteRecords>('DeleteRecords');
   controllerEpoch = 0;
   readonly fetcherManager: ReplicaFetcherManager;
   #isrTimer: NodeJS.Timeout | undefined;
@@ -98,6 +113,8 @@ export class ReplicaManager {
       opts.logger,
       (t, p) => this.getPartition(t, p),
       (p) => this.fetchPurgatory.checkAndComplete(p.key),
+      // A follower followed its leader's log start: make it durable (as DeleteRecords on the leader does).
+      () => void this.#opts.logManager.checkpointLogStartOffsetsAsync().catch((err) => this.#log.error({ err }, 'log start offset checkpoint failed')),
     );
   }
 
@@ -122,6 +139,11 @@ export class ReplicaManager {
         }
       });
     }
+  }
+
+  /** The logs under log.dirs (DescribeLogDirs reads them per dir). */
+  get logManager(): LogManager {
+    return this.#opts.logManager;
   }
 
   getPartition(topic: string, partition: number): Partition | undefined {
@@ -181,6 +203,7 @@ export class ReplicaManager {
         // Waiting requests must see the new leadership (a deposed leader answers NOT_LEADER).
         this.producePurgatory.checkAndComplete(key);
         this.fetchPurgatory.checkAndComplete(key);
+        this.deleteRecordsPurgatory.checkAndComplete(key);
       } catch (err) {
         const code = err instanceof GregorError ? err.code : ErrorCode.KAFKA_STORAGE_ERROR;
         this.#log.error({ err, partition: key }, 'failed to apply leadership');
@@ -224,6 +247,7 @@ export class ReplicaManager {
         p.leaderReplicaId = -1;
         this.producePurgatory.checkAndComplete(key);
         this.fetchPurgatory.checkAndComplete(key);
+        this.deleteRecordsPurgatory.checkAndComplete(key);
       }
       if (deletePartitions) {
         this.#partitions.delete(key);
@@ -288,6 +312,52 @@ export class ReplicaManager {
     return status;
   }
 
+  /**
+   * DeleteRecords (Kafka's ReplicaManager.deleteRecords): each leader raises its log start offset (deleting whole
+   * segments below it, checkpointing the new start), then the answer waits until the low watermark — the smallest
+   * log start of the leader and its live followers, which follow from fetch responses — reaches the offset.
+   */
+  deleteRecords(timeoutMs: number, entries: DeleteRecordsEntry[]): Promise<DeleteRecordsPartitionStatus[]> {
+    const statuses = entries.map((e) => this.#deleteRecordsOnLocalLog(e));
+    if (statuses.some((s) => s.errorCode === ErrorCode.NONE && s.requiredOffset >= 0)) {
+      try {
+        this.#opts.logManager.checkpointLogStartOffsets();
+      } catch (err) {
+        this.#log.error({ err }, 'log start offset checkpoint failed after DeleteRecords');
+      }
+    }
+    const pending = statuses.filter((s) => s.acksPending);
+    if (pending.length === 0) return Promise.resolve(statuses);
+    return new Promise((resolve) => {
+      const op = new DelayedDeleteRecords(timeoutMs, statuses, (t, p) => this.getPartition(t, p), this.#isBrokerAlive, resolve);
+      this.deleteRecordsPurgatory.tryCompleteElseWatch(op, pending.map((s) => partitionKey(s.topic, s.partition)));
+    });
+  }
+
+  readonly #isBrokerAlive = (id: number): boolean => this.#opts.isBrokerAlive?.(id) ?? true;
+
+  #deleteRecordsOnLocalLog(e: DeleteRecordsEntry): DeleteRecordsPartitionStatus {
+    const status: DeleteRecordsPartitionStatus = { topic: e.topic, partition: e.partition, requiredOffset: -1, lowWatermark: -1, errorCode: ErrorCode.NONE, acksPending: false };
+    try {
+      if (INTERNAL_TOPICS.has(e.topic)) throw new GregorError(ErrorCode.INVALID_TOPIC_EXCEPTION, `cannot delete records of internal topic ${e.topic}`);
+      const p = this.leaderPartitionOrError(e.topic, e.partition);
+      const log = p.log as PartitionLog;
+      if (this.#opts.deleteRecordsAllowed && !this.#opts.deleteRecordsAllowed(e.topic)) {
+        throw new GregorError(ErrorCode.POLICY_VIOLATION, `records of ${p.key} cannot be deleted: its cleanup.policy has no delete`);
+      }
+      const offset = e.offset === -1 ? log.highWatermark : e.offset;
+      if (offset < 0) throw new GregorError(ErrorCode.OFFSET_OUT_OF_RANGE, `offset ${offset} of ${p.key} is not valid`);
+      if (log.maybeIncrementLogStartOffset(offset)) this.fetchPurgatory.checkAndComplete(p.key);
+      status.requiredOffset = offset;
+      status.lowWatermark = p.lowWatermarkIfLeader(this.#isBrokerAlive);
+      status.acksPending = status.lowWatermark < offset;
+    } catch (err) {
+      status.errorCode = err instanceof GregorError ? err.code : ErrorCode.KAFKA_STORAGE_ERROR;
+      if (!(err instanceof GregorError)) this.#log.error({ err, partition: `${e.topic}-${e.partition}` }, 'delete records failed');
+    }
+    return status;
+  }
+
   /** Called when the high watermark of a partition may have moved (follower fetch, ISR change). */
   onHighWatermarkMaybeChanged(p: Partition): void {
     if (p.maybeIncrementLeaderHighWatermark()) {
@@ -304,8 +374,10 @@ export class ReplicaManager {
       for (const r of params.partitions) {
         const p = this.getPartition(r.topic, r.partition);
         if (p?.isLeader) {
-          p.updateFollowerFetchState(params.replicaId, r.fetchOffset, now);
+          p.updateFollowerFetchState(params.replicaId, r.fetchOffset, now, r.logStartOffset ?? -1);
           this.onHighWatermarkMaybeChanged(p);
+          // The follower's log start may have reached what a DeleteRecords waits for.
+          this.deleteRecordsPurgatory.checkAndComplete(p.key);
           if (p.canJoinIsr(params.replicaId)) {
             const newIsr = [...p.isr, params.replicaId];
             void this.#opts.isrManager.updateIsr(p, newIsr, 'expand').then((ok) => ok && this.onHighWatermarkMaybeChanged(p));
@@ -386,6 +458,7 @@ export class ReplicaManager {
     await this.fetcherManager.shutdown();
     this.producePurgatory.shutdown();
     this.fetchPurgatory.shutdown();
+    this.deleteRecordsPurgatory.shutdown();
   }
 }
 

@@ -91,3 +91,9 @@ export function effectiveTopicConfig(broker: BrokerConfig, overrides: Record<str
     maxMessageBytes,
   };
 }
+
+/** A topic's `cleanup.policy` values: its override, else the broker's `log.cleanup.policy`. */
+export function cleanupPolicy(overrides: Record<string, string>, brokerDefault: readonly string[]): string[] {
+  const raw = overrides['cleanup.policy'];
+  return raw !== undefined ? raw.split(',').map((p) => p.trim()) : [...brokerDefault];
+}

@@ -18,6 +18,7 @@ export function fetchHandler(s: BrokerServices): ApiHandler<FetchRequest, FetchR
         fetchOffset: p.fetchOffset,
         partitionMaxBytes: p.partitionMaxBytes,
         currentLeaderEpoch: p.currentLeaderEpoch ?? -1,
+        logStartOffset: p.logStartOffset ?? -1,
       })),
     );
     const data = await s.replicaManager.fetchMessages({

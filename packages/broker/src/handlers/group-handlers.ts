@@ -1,4 +1,4 @@
-import { DeleteGroups, DescribeGroups, FindCoordinator, Heartbeat, JoinGroup, LeaveGroup, ListGroups, OffsetCommit, OffsetFetch, SyncGroup } from '@gregor/protocol';
+import { DeleteGroups, DescribeGroups, FindCoordinator, Heartbeat, JoinGroup, LeaveGroup, ListGroups, OffsetCommit, OffsetDelete, OffsetFetch, SyncGroup } from '@gregor/protocol';
 import type { GroupServices } from './group-services.js';
 import type { KafkaApis } from '../kafka-apis.js';
 import { deleteGroupsHandler } from './delete-groups.js';
@@ -9,6 +9,7 @@ import { joinGroupHandler } from './join-group.js';
 import { leaveGroupHandler } from './leave-group.js';
 import { listGroupsHandler } from './list-groups.js';
 import { offsetCommitHandler } from './offset-commit.js';
+import { offsetDeleteHandler } from './offset-delete.js';
 import { offsetFetchHandler } from './offset-fetch.js';
 import { syncGroupHandler } from './sync-group.js';
 
@@ -24,4 +25,5 @@ export function registerGroupHandlers(apis: KafkaApis, s: GroupServices): void {
   apis.register(DescribeGroups, describeGroupsHandler(s));
   apis.register(ListGroups, listGroupsHandler(s));
   apis.register(DeleteGroups, deleteGroupsHandler(s));
+  apis.register(OffsetDelete, offsetDeleteHandler(s));
 }

@@ -4,8 +4,10 @@ import {
   ControlledShutdown,
   CreatePartitions,
   CreateTopics,
+  DeleteRecords,
   DeleteTopics,
   ElectLeaders,
+  DescribeLogDirs,
   Fetch,
   LeaderAndIsr,
   ListOffsets,
@@ -22,10 +24,12 @@ import { apiVersionsHandler } from './api-versions.js';
 import { controlledShutdownHandler } from './controlled-shutdown.js';
 import { createPartitionsHandler } from './create-partitions.js';
 import { createTopicsHandler } from './create-topics.js';
+import { deleteRecordsHandler } from './delete-records.js';
 import { deleteTopicsHandler } from './delete-topics.js';
 import { electLeadersHandler } from './elect-leaders.js';
 import { alterPartitionReassignmentsHandler } from './alter-partition-reassignments.js';
 import { listPartitionReassignmentsHandler } from './list-partition-reassignments.js';
+import { describeLogDirsHandler } from './describe-log-dirs.js';
 import { fetchHandler } from './fetch.js';
 import { leaderAndIsrHandler } from './leader-and-isr.js';
 import { listOffsetsHandler } from './list-offsets.js';
@@ -49,7 +53,9 @@ export function registerHandlers(apis: KafkaApis, s: BrokerServices): void {
   apis.register(ApiVersions, apiVersionsHandler(s));
   apis.register(CreateTopics, createTopicsHandler(s));
   apis.register(DeleteTopics, deleteTopicsHandler(s));
+  apis.register(DeleteRecords, deleteRecordsHandler(s));
   apis.register(OffsetsForLeaderEpoch, offsetsForLeaderEpochHandler(s));
+  apis.register(DescribeLogDirs, describeLogDirsHandler(s));
   apis.register(CreatePartitions, createPartitionsHandler(s));
   apis.register(ElectLeaders, electLeadersHandler(s));
   apis.register(AlterPartitionReassignments, alterPartitionReassignmentsHandler(s));

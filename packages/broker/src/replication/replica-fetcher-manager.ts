@@ -28,6 +28,7 @@ export class ReplicaFetcherManager {
   readonly #fetchers = new Map<number, ReplicaFetcherThread>();
   readonly #lookup: (topic: string, partition: number) => Partition | undefined;
   readonly #onAppended: (p: Partition) => void;
+  readonly #onLogStartOffsetIncremented: (p: Partition) => void;
   readonly #retryTimers = new Set<NodeJS.Timeout>();
   #stopped = false;
 
@@ -36,11 +37,13 @@ export class ReplicaFetcherManager {
     log: Logger,
     lookup: (topic: string, partition: number) => Partition | undefined,
     onAppended: (p: Partition) => void,
+    onLogStartOffsetIncremented: (p: Partition) => void = () => {},
   ) {
     this.#cfg = cfg;
     this.#log = log;
     this.#lookup = lookup;
     this.#onAppended = onAppended;
+    this.#onLogStartOffsetIncremented = onLogStartOffsetIncremented;
   }
 
   /** Starts following `partitions` from `leader`, truncating first (KIP-101). */
@@ -69,6 +72,7 @@ export class ReplicaFetcherManager {
         {
           partition: this.#lookup,
           onAppended: this.#onAppended,
+          onLogStartOffsetIncremented: this.#onLogStartOffsetIncremented,
           onPartitionsFailed: (states, code) => this.#retryLater(leader, states, code),
         },
       );

@@ -7,6 +7,8 @@ export interface ReplicaFetcherHooks {
   partition(topic: string, partition: number): Partition | undefined;
   /** Data was appended: wake waiting fetches and HW-dependent operations. */
   onAppended(p: Partition): void;
+  /** The follower raised its log start offset to the leader's (DeleteRecords or retention on the leader). */
+  onLogStartOffsetIncremented(p: Partition): void;
   /** The source could not serve these partitions; retry later. */
   onPartitionsFailed(states: PartitionFetchState[], errorCode: number): void;
 }
@@ -39,8 +41,19 @@ export class ReplicaFetcherThread extends AbstractFetcherThread {
     // Follower HW = min(leader HW, own LEO): one round-trip behind the leader.
     const hw = Math.min(data.highWatermark, log.logEndOffset);
     if (hw > log.highWatermark) log.highWatermark = hw;
+    // Followers follow the leader's log start (Kafka: log.maybeIncrementLogStartOffset(leaderLogStartOffset)); it
+    // cannot pass our HW, since we fetched at or above it, but the bound keeps a stray answer from failing the fetch.
+    const leaderLogStart = data.logStartOffset ?? -1;
+    if (leaderLogStart > log.logStartOffset && log.maybeIncrementLogStartOffset(Math.min(leaderLogStart, log.highWatermark))) {
+      this.#hooks.onLogStartOffsetIncremented(p);
+    }
     this.#hooks.onAppended(p);
     return log.logEndOffset;
+  }
+
+  /** Sent as the Fetch's log_start_offset, so the leader knows our low watermark for DeleteRecords. */
+  protected override fetchLogStartOffset(state: PartitionFetchState): number {
+    return this.#hooks.partition(state.topic, state.partition)?.log?.logStartOffset ?? -1;
   }
 
   protected async handleOffsetOutOfRange(state: PartitionFetchState, connection: Connection): Promise<number> {

@@ -1,0 +1,8 @@
+import { defineApi } from '../../api.js';
+import type { DescribeLogDirsRequest, DescribeLogDirsResponse } from './types.js';
+import { v0 } from './v0.js';
+import { v1 } from './v1.js';
+import { v2 } from './v2.js';
+
+export const DescribeLogDirs = defineApi<DescribeLogDirsRequest, DescribeLogDirsResponse>(35, 'DescribeLogDirs', [v0, v1, v2]);
+export type * from './types.js';
