@@ -22,6 +22,9 @@ import { SyncGroup } from './apis/sync-group/index.js';
 import { DescribeGroups } from './apis/describe-groups/index.js';
 import { ListGroups } from './apis/list-groups/index.js';
 import { DeleteGroups } from './apis/delete-groups/index.js';
+import { DescribeConfigs } from './apis/describe-configs/index.js';
+import { AlterConfigs } from './apis/alter-configs/index.js';
+import { IncrementalAlterConfigs } from './apis/incremental-alter-configs/index.js';
 
 export type AnyApiDefinition = ApiDefinition<any, any>;
 
@@ -50,7 +53,10 @@ const API_TABLE: ReadonlyMap<number, AnyApiDefinition> = new Map<number, AnyApiD
     DeleteTopics,
     OffsetsForLeaderEpoch,
     CreatePartitions,
+    DescribeConfigs,
+    AlterConfigs,
     DeleteGroups,
+    IncrementalAlterConfigs,
   ].map((api) => [api.apiKey, api]),
 );
 
@@ -77,8 +83,11 @@ export const ApiKey = {
   CreateTopics: 19,
   DeleteTopics: 20,
   OffsetsForLeaderEpoch: 23,
+  DescribeConfigs: 32,
+  AlterConfigs: 33,
   CreatePartitions: 37,
   DeleteGroups: 42,
+  IncrementalAlterConfigs: 44,
 } as const;
 
 export function getApi(apiKey: number): AnyApiDefinition | undefined {

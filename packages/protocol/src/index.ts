@@ -41,4 +41,8 @@ export * from './apis/offset-fetch/index.js';
 export * from './apis/describe-groups/index.js';
 export * from './apis/list-groups/index.js';
 export * from './apis/delete-groups/index.js';
+export * from './apis/describe-configs/index.js';
+export * from './apis/alter-configs/index.js';
+export * from './apis/incremental-alter-configs/index.js';
+export * from './apis/config-resources.js';
 export { flattenPartitionStates, groupPartitionStates, type TopicGroup } from './apis/topic-grouping.js';
