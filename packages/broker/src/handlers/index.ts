@@ -1,10 +1,13 @@
 import {
+  AlterConfigs,
   ApiVersions,
   ControlledShutdown,
   CreatePartitions,
   CreateTopics,
   DeleteTopics,
+  DescribeConfigs,
   Fetch,
+  IncrementalAlterConfigs,
   LeaderAndIsr,
   ListOffsets,
   Metadata,
@@ -15,12 +18,15 @@ import {
 } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { KafkaApis } from '../kafka-apis.js';
+import { alterConfigsHandler } from './alter-configs.js';
 import { apiVersionsHandler } from './api-versions.js';
 import { controlledShutdownHandler } from './controlled-shutdown.js';
 import { createPartitionsHandler } from './create-partitions.js';
 import { createTopicsHandler } from './create-topics.js';
 import { deleteTopicsHandler } from './delete-topics.js';
+import { describeConfigsHandler } from './describe-configs.js';
 import { fetchHandler } from './fetch.js';
+import { incrementalAlterConfigsHandler } from './incremental-alter-configs.js';
 import { leaderAndIsrHandler } from './leader-and-isr.js';
 import { listOffsetsHandler } from './list-offsets.js';
 import { metadataHandler } from './metadata.js';
@@ -45,5 +51,8 @@ export function registerHandlers(apis: KafkaApis, s: BrokerServices): void {
   apis.register(DeleteTopics, deleteTopicsHandler(s));
   apis.register(OffsetsForLeaderEpoch, offsetsForLeaderEpochHandler(s));
   apis.register(CreatePartitions, createPartitionsHandler(s));
+  apis.register(DescribeConfigs, describeConfigsHandler(s));
+  apis.register(AlterConfigs, alterConfigsHandler(s));
+  apis.register(IncrementalAlterConfigs, incrementalAlterConfigsHandler(s));
   registerGroupHandlers(apis, s); // group coordinator
 }
