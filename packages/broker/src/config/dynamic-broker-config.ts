@@ -1,7 +1,7 @@
 import { ErrorCode, GregorError, type Logger } from '@gregor/common';
 import { configEntityDefault, type KafkaZkClient } from '@gregor/zookeeper';
 import { brokerConfigKey, buildBrokerConfig, knownConfigNames, type BrokerConfig } from './broker-config.js';
-import { formatValue, normalizeValue } from './config-def.js';
+import { formatValue } from './config-def.js';
 import { isClusterWideDynamic, isPerBrokerOnly } from './dynamic-config-names.js';
 
 /** One level of broker settings, most preferred first: per-broker dynamic, <default> dynamic, server.properties, built-in defaults. */
@@ -78,14 +78,6 @@ export class DynamicBrokerConfig {
   /** The text of the highest level (per-broker, <default>, static) that sets `name`; null if none does. */
   setting(name: string): string | null {
     return this.#dynamicBroker[name] ?? this.#dynamicDefault[name] ?? this.#static[name] ?? null;
-  }
-
-  /** The current value of a known setting as Kafka describes it: the highest level's, normalized, else its default. */
-  currentValue(name: string): string | null {
-    const key = brokerConfigKey(name);
-    if (!key) return null;
-    const raw = this.setting(name);
-    return raw !== null ? normalizeValue(key, raw) : formatValue(key.default);
   }
 
   /**
