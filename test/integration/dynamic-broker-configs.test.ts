@@ -1,9 +1,11 @@
 import { Kafka, logLevel, type Admin, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection } from '@gregor/client';
+import { silentLogger } from '@gregor/common';
+import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
 import { AlterConfigOpType, AlterConfigs, ConfigResourceType, ConfigSource, DescribeConfigs, IncrementalAlterConfigs } from '@gregor/protocol';
 import { ProcessCluster } from '../support/process-cluster.js';
-import { waitFor } from '../support/in-process-cluster.js';
+import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
 
 /**
  * Dynamic broker configs across broker processes: set at <default> through one broker and for one
@@ -123,4 +125,52 @@ describe('dynamic broker configs (two broker processes)', () => {
     await waitFor(async () => (await produce('led-by-2', 8000, -1)) === 'OK', 15_000, 'broker 2 back to its static settings');
     expect(await produce('led-by-1', 8000, -1)).toBe('OK');
   }, 180_000);
+});
+
+/** Turning unclean.leader.election.enable on at <default> lets the controller elect an offline partition at once, as Kafka does. */
+describe('unclean.leader.election.enable as a dynamic broker config', () => {
+  let zk: TestZooKeeper;
+  let client: ZkClient | undefined;
+  const brokers = new Map<number, TestBroker>();
+  afterAll(async () => {
+    await client?.close();
+    for (const b of brokers.values()) await b.stop().catch(() => {});
+    await zk?.stop();
+    for (const b of brokers.values()) removeDir(b.logDir);
+  });
+
+  it('an offline partition whose only live replica is out of the ISR gets that replica as leader', async () => {
+    zk = await startZooKeeper();
+    for (const id of [1, 2]) brokers.set(id, await startBroker(zk, id));
+    const b1 = brokers.get(1)!;
+    await b1.server.adminManager.createTopics([{ name: 'fragile', numPartitions: -1, replicationFactor: -1, assignments: new Map([[0, [2, 1]]]), configs: {} }], 10_000, false);
+    client = await ZkClient.connect({ connectString: zk.connectString, sessionTimeoutMs: 6000, logger: silentLogger() });
+    const kzk = new KafkaZkClient(client);
+    const state = () => kzk.getPartitionState('fragile', 0).then((s) => s?.state);
+    await waitFor(async () => (await state())?.isr.length === 2, 15_000, 'ISR [2,1]');
+    // broker 1 leaves (controlled shutdown takes it out of the ISR), then broker 2, the last ISR member, goes too
+    await b1.stop();
+    await waitFor(async () => (await state())?.isr.join() === '2', 15_000, 'ISR [2]');
+    await brokers.get(2)!.stop();
+    // broker 1 comes back on the same log dir: it is live but not in the ISR, so the partition stays offline
+    brokers.set(1, await startBroker(zk, 1, { port: String(b1.port) }, b1.logDir));
+    const again = brokers.get(1)!;
+    await waitFor(() => again.server.controller.isActive, 15_000, 'broker 1 is the controller');
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await state())?.leader).toBe(-1);
+
+    const conn = new Connection({ host: '127.0.0.1', port: again.port, clientId: 'unclean' });
+    try {
+      const res = await conn.send(
+        IncrementalAlterConfigs,
+        { resources: [{ resourceType: ConfigResourceType.BROKER, resourceName: '', configs: [{ name: 'unclean.leader.election.enable', configOperation: AlterConfigOpType.SET, value: 'true' }] }], validateOnly: false },
+        { version: 1 },
+      );
+      expect(res.responses[0]).toMatchObject({ errorCode: 0 });
+    } finally {
+      await conn.close();
+    }
+    await waitFor(async () => (await state())?.leader === 1, 15_000, 'unclean election of broker 1');
+    expect((await state())?.isr).toEqual([1]);
+  }, 90_000);
 });

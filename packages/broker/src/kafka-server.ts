@@ -107,7 +107,11 @@ export class KafkaServer {
     this.isrManager = new IsrManager(this.zk, this.log.child({ component: 'isr' }));
     this.configChangeListener = new ConfigChangeListener(this.zk, this.topicConfigs, this.logManager, this.dynamicConfig, this.log.child({ component: 'config' }));
     await this.configChangeListener.start();
-    this.dynamicConfig.onReconfigure(() => this.configChangeListener.applyBrokerDefaults());
+    this.dynamicConfig.onReconfigure((changed) => {
+      this.configChangeListener.applyBrokerDefaults();
+      // As Kafka's DynamicLogConfig: turning unclean election on lets the controller elect offline partitions now.
+      if (changed.includes('uncleanLeaderElectionEnable') && cfg.uncleanLeaderElectionEnable) this.controller?.enableDefaultUncleanLeaderElection();
+    });
     await this.dynamicConfig.load(this.zk); // a change made before the listener watched
     this.replicaManager = new ReplicaManager({
       brokerId: cfg.brokerId,

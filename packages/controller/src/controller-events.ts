@@ -16,6 +16,7 @@ export type ControllerEvent =
   | { type: 'PreferredReplicaElection'; partitions: TopicPartition[] | null; respond?: (result: { elected: TopicPartition[]; failed: TopicPartition[] }) => void }
   | { type: 'AutoPreferredReplicaLeaderElection' }
   | { type: 'PreferredReplicaElectionZnode' }
-  | { type: 'PartitionReassignment' };
+  | { type: 'PartitionReassignment' }
+  | { type: 'UncleanLeaderElectionEnable' };
 
 export type ControllerEventType = ControllerEvent['type'];

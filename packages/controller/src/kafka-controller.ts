@@ -114,6 +114,11 @@ export class KafkaController {
     });
   }
 
+  /** unclean.leader.election.enable was turned on at run time: offline partitions may now get a leader (Kafka's UncleanLeaderElectionEnable). */
+  enableDefaultUncleanLeaderElection(): void {
+    this.#events.put({ type: 'UncleanLeaderElectionEnable' });
+  }
+
   async shutdown(): Promise<void> {
     this.#stopped = true;
     await this.#events.stop();
@@ -181,6 +186,12 @@ export class KafkaController {
         return this.#onPreferredReplicaElectionZnode();
       case 'PartitionReassignment':
         return this.#onPartitionReassignmentZnode();
+      case 'UncleanLeaderElectionEnable': {
+        const batch = this.#newBatch();
+        await this.#electLeadersForNewOrOfflinePartitions(this.ctx.allPartitions(), batch);
+        batch.send();
+        return;
+      }
     }
   }
 
