@@ -44,8 +44,9 @@ export function renderConfigurationDoc(): string {
     '  built-in default. DescribeConfigs shows where each value comes from (`config_source`) and, with',
     '  `include_synonyms`, every level where it is set.',
     '- Topic defaults apply at once to every log without its own override (retention, segment size and age,',
-    '  index sizes, `max.message.bytes` via `message.max.bytes`, `min.insync.replicas`, cleanup policy); the',
-    '  controller reads `unclean.leader.election.enable` at each election.',
+    '  index sizes, `max.message.bytes` via `message.max.bytes`, `min.insync.replicas`, cleanup policy). The',
+    '  controller reads `unclean.leader.election.enable` at each election, and when it is turned on it elects',
+    '  leaders for offline partitions at once.',
     "- Changeable at run time (per broker or at `<default>`): " +
       knownConfigNames()
         .filter(isDynamicallyUpdatable)
