@@ -2,6 +2,7 @@ import type { Logger } from '@gregor/common';
 import type { KafkaController } from '@gregor/controller';
 import type { GroupCoordinator } from '@gregor/coordinator'; // group coordinator
 import type { AdminManager } from './admin/admin-manager.js';
+import type { ConfigAdminManager } from './admin/config-admin-manager.js';
 import type { ReplicaManager } from './cluster/replica-manager.js';
 import type { BrokerConfig } from './config/broker-config.js';
 import type { TopicConfigCache } from './config/topic-config-cache.js';
@@ -17,6 +18,7 @@ export interface BrokerServices {
   readonly controller: KafkaController;
   readonly adminManager: AdminManager;
   readonly topicConfigs: TopicConfigCache;
+  readonly configAdmin: ConfigAdminManager;
   readonly groupCoordinator: GroupCoordinator; // group coordinator
   supportedApis(): { apiKey: number; minVersion: number; maxVersion: number }[];
 }

@@ -13,6 +13,8 @@ import type { BrokerConfig, Endpoint } from './config/broker-config.js';
 import { TopicConfigCache } from './config/topic-config-cache.js';
 import { cleanupPolicy } from './config/topic-config.js';
 import { ConfigChangeListener } from './config/config-change-listener.js';
+import { DynamicBrokerConfig } from './config/dynamic-broker-config.js';
+import { ConfigAdminManager } from './admin/config-admin-manager.js';
 import { registerHandlers } from './handlers/index.js';
 import { KafkaApis } from './kafka-apis.js';
 import { MetadataCache } from './metadata/metadata-cache.js';
@@ -40,6 +42,8 @@ export class KafkaServer {
   replicaManager!: ReplicaManager;
   isrManager!: IsrManager;
   configChangeListener!: ConfigChangeListener;
+  dynamicConfig!: DynamicBrokerConfig;
+  configAdmin!: ConfigAdminManager;
   controller!: KafkaController;
   groupCoordinator!: GroupCoordinator; // group coordinator
   logCleaner!: LogCleaner; // group coordinator (log compaction)
@@ -77,6 +81,9 @@ export class KafkaServer {
     this.zk = new KafkaZkClient(this.session);
     await this.zk.ensurePersistentPaths();
     this.clusterId = await this.zk.getOrCreateClusterId();
+    // Dynamic broker configs (/config/brokers/<default>, /config/brokers/<id>) apply before any component reads the config.
+    this.dynamicConfig = new DynamicBrokerConfig(cfg, this.log.child({ component: 'dynamic-config' }));
+    await this.dynamicConfig.load(this.zk);
 
     this.logManager = new LogManager({
       logDirs: cfg.logDirs,
@@ -102,8 +109,14 @@ export class KafkaServer {
     this.metadataCache.clusterId = this.clusterId;
     this.topicConfigs = new TopicConfigCache(cfg, (t) => this.zk.getTopicConfig(t));
     this.isrManager = new IsrManager(this.zk, this.log.child({ component: 'isr' }));
-    this.configChangeListener = new ConfigChangeListener(this.zk, this.topicConfigs, this.logManager, this.log.child({ component: 'config' }));
+    this.configChangeListener = new ConfigChangeListener(this.zk, this.topicConfigs, this.logManager, this.dynamicConfig, this.log.child({ component: 'config' }));
     await this.configChangeListener.start();
+    this.dynamicConfig.onReconfigure((changed) => {
+      this.configChangeListener.applyBrokerDefaults();
+      // As Kafka's DynamicLogConfig: turning unclean election on lets the controller elect offline partitions now.
+      if (changed.includes('uncleanLeaderElectionEnable') && cfg.uncleanLeaderElectionEnable) this.controller?.enableDefaultUncleanLeaderElection();
+    });
+    await this.dynamicConfig.load(this.zk); // a change made before the listener watched
     this.replicaManager = new ReplicaManager({
       brokerId: cfg.brokerId,
       logManager: this.logManager,
@@ -136,7 +149,9 @@ export class KafkaServer {
       {
         brokerId: cfg.brokerId,
         interBrokerListenerName: cfg.interBrokerListenerName,
-        uncleanLeaderElectionEnable: cfg.uncleanLeaderElectionEnable,
+        get uncleanLeaderElectionEnable() {
+          return cfg.uncleanLeaderElectionEnable; // a dynamic broker config: read at each election
+        },
         deleteTopicEnable: cfg.deleteTopicEnable,
         controllerSocketTimeoutMs: cfg.controllerSocketTimeoutMs,
         autoLeaderRebalanceEnable: cfg.autoLeaderRebalanceEnable,
@@ -147,6 +162,13 @@ export class KafkaServer {
       this.log,
     );
     this.adminManager = new AdminManager(this.zk, this.metadataCache, cfg, this.log.child({ component: 'admin' }));
+    this.configAdmin = new ConfigAdminManager({
+      zk: this.zk,
+      metadataCache: this.metadataCache,
+      dynamicConfig: this.dynamicConfig,
+      applyTopicConfig: (topic, overrides) => this.configChangeListener.applyTopicConfig(topic, overrides),
+      log: this.log.child({ component: 'config-admin' }),
+    });
 
     this.apis = new KafkaApis(this.log);
     registerHandlers(this.apis, this.#services());
@@ -211,6 +233,9 @@ export class KafkaServer {
       },
       get topicConfigs() {
         return self.topicConfigs;
+      },
+      get configAdmin() {
+        return self.configAdmin;
       },
       get groupCoordinator() {
         return self.groupCoordinator; // group coordinator

@@ -36,6 +36,7 @@ export type ControllerEvent =
   | { type: 'ListPartitionReassignments'; partitions: TopicPartition[] | null; respond: (result: ListReassignmentsOutcome) => void }
   | { type: 'AutoPreferredReplicaLeaderElection' }
   | { type: 'PreferredReplicaElectionZnode' }
-  | { type: 'PartitionReassignment' };
+  | { type: 'PartitionReassignment' }
+  | { type: 'UncleanLeaderElectionEnable' };
 
 export type ControllerEventType = ControllerEvent['type'];

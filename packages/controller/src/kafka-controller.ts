@@ -139,6 +139,11 @@ export class KafkaController {
     return new Promise((respond) => this.#events.put({ type: 'ListPartitionReassignments', partitions, respond }));
   }
 
+  /** unclean.leader.election.enable was turned on at run time: offline partitions may now get a leader (Kafka's UncleanLeaderElectionEnable). */
+  enableDefaultUncleanLeaderElection(): void {
+    this.#events.put({ type: 'UncleanLeaderElectionEnable' });
+  }
+
   async shutdown(): Promise<void> {
     this.#stopped = true;
     await this.#events.stop();
@@ -234,6 +239,12 @@ export class KafkaController {
       case 'PartitionReassignment':
         await this.#onPartitionReassignmentZnode();
         return;
+      case 'UncleanLeaderElectionEnable': {
+        const batch = this.#newBatch();
+        await this.#electLeadersForNewOrOfflinePartitions(this.ctx.allPartitions(), batch);
+        batch.send();
+        return;
+      }
     }
   }
 

@@ -28,6 +28,9 @@ import { ListPartitionReassignments } from './apis/list-partition-reassignments/
 import { DeleteRecords } from './apis/delete-records/index.js';
 import { DescribeLogDirs } from './apis/describe-log-dirs/index.js';
 import { OffsetDelete } from './apis/offset-delete/index.js';
+import { DescribeConfigs } from './apis/describe-configs/index.js';
+import { AlterConfigs } from './apis/alter-configs/index.js';
+import { IncrementalAlterConfigs } from './apis/incremental-alter-configs/index.js';
 
 export type AnyApiDefinition = ApiDefinition<any, any>;
 
@@ -58,11 +61,14 @@ const API_TABLE: ReadonlyMap<number, AnyApiDefinition> = new Map<number, AnyApiD
     OffsetsForLeaderEpoch,
     DescribeLogDirs,
     CreatePartitions,
+    DescribeConfigs,
+    AlterConfigs,
     DeleteGroups,
     ElectLeaders,
     AlterPartitionReassignments,
     ListPartitionReassignments,
     OffsetDelete,
+    IncrementalAlterConfigs,
   ].map((api) => [api.apiKey, api]),
 );
 
@@ -90,10 +96,13 @@ export const ApiKey = {
   DeleteTopics: 20,
   DeleteRecords: 21,
   OffsetsForLeaderEpoch: 23,
+  DescribeConfigs: 32,
+  AlterConfigs: 33,
   DescribeLogDirs: 35,
   CreatePartitions: 37,
   DeleteGroups: 42,
   ElectLeaders: 43,
+  IncrementalAlterConfigs: 44,
   AlterPartitionReassignments: 45,
   ListPartitionReassignments: 46,
   OffsetDelete: 47,

@@ -47,4 +47,8 @@ export * from './apis/list-partition-reassignments/index.js';
 export * from './apis/delete-records/index.js';
 export * from './apis/describe-log-dirs/index.js';
 export * from './apis/offset-delete/index.js';
+export * from './apis/describe-configs/index.js';
+export * from './apis/alter-configs/index.js';
+export * from './apis/incremental-alter-configs/index.js';
+export * from './apis/config-resources.js';
 export { flattenPartitionStates, groupPartitionStates, type TopicGroup } from './apis/topic-grouping.js';

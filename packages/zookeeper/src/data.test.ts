@@ -11,6 +11,8 @@ import {
   decodePartitionState,
   decodeReassignment,
   decodeTopicAssignment,
+  decodeConfigChangeNotification,
+  decodeEntityConfig,
   decodeTopicConfig,
   encodeBrokerRegistration,
   encodeClusterId,
@@ -111,6 +113,11 @@ describe('znode data (Kafka 2.4 JSON)', () => {
     expect(encodeTopicConfig({ 'retention.ms': '86400000' }).toString()).toBe('{"version":1,"config":{"retention.ms":"86400000"}}');
     expect(decodeTopicConfig('t', '{"version":1,"config":{"retention.ms":"1"}}')).toEqual({ 'retention.ms': '1' });
     expect(() => decodeTopicConfig('t', '{"version":1,"config":{"retention.ms":1}}')).toThrow(/must be a string/);
+    expect(() => decodeEntityConfig('/config/brokers/<default>', '{"version":1}')).toThrow(/\/config\/brokers\/<default>.*"config" must be an object/);
+    // /config/changes: version 2 carries the entity path; version 1 (entity_type + entity_name) is still read
+    expect(decodeConfigChangeNotification('{"version":2,"entity_path":"brokers/<default>"}')).toBe('brokers/<default>');
+    expect(decodeConfigChangeNotification('{"version":1,"entity_type":"topics","entity_name":"t"}')).toBe('topics/t');
+    expect(() => decodeConfigChangeNotification('{"version":3}')).toThrow(/unsupported version 3/);
   });
 
   it('notifications, reassignment, old consumer nodes', () => {
@@ -134,6 +141,10 @@ describe('znode paths', () => {
     expect(paths.partitionStatePath('orders', 3)).toBe('/brokers/topics/orders/partitions/3/state');
     expect(paths.configTopicsPath('orders')).toBe('/config/topics/orders');
     expect(paths.deleteTopicsPath('orders')).toBe('/admin/delete_topics/orders');
+    expect(paths.configBrokerPath(2)).toBe('/config/brokers/2');
+    expect(paths.configBrokerPath('<default>')).toBe('/config/brokers/<default>');
+    expect(paths.brokerConfigEntityPath('<default>')).toBe('brokers/<default>');
+    expect(() => paths.configBrokerPath(-1)).toThrow(/invalid broker config entity/);
     expect(paths.consumerIdPath('g', 'g_host-1-abc')).toBe('/consumers/g/ids/g_host-1-abc');
     expect(paths.consumerOwnerPath('g', 't', 0)).toBe('/consumers/g/owners/t/0');
     expect(paths.consumerOffsetPath('g', 't', 0)).toBe('/consumers/g/offsets/t/0');

@@ -266,19 +266,21 @@ export function decodeClusterId(data: Buffer | string): string {
   return str(parseObject(data, '/cluster/id'), 'id', '/cluster/id');
 }
 
-// ---- /config/topics/<t>, /config/changes ----------------------------------------------------------
+// ---- /config/topics/<t>, /config/brokers/<id|<default>>, /config/changes --------------------------
 
-/** Topic config overrides; Kafka stores every value as a string. */
-export type TopicConfig = Record<string, string>;
+/** Config overrides of one entity (topic or broker); Kafka stores every value as a string. */
+export type EntityConfig = Record<string, string>;
+/** Topic config overrides. */
+export type TopicConfig = EntityConfig;
 
-export function encodeTopicConfig(config: TopicConfig): Buffer {
+export function encodeEntityConfig(config: EntityConfig): Buffer {
   return json({ version: 1, config });
 }
 
-export function decodeTopicConfig(topic: string, data: Buffer | string): TopicConfig {
-  const what = `/config/topics/${topic}`;
+/** `what` names the znode in errors, e.g. /config/brokers/<default>. */
+export function decodeEntityConfig(what: string, data: Buffer | string): EntityConfig {
   const config = object(parseObject(data, what), 'config', what);
-  const out: TopicConfig = {};
+  const out: EntityConfig = {};
   for (const [key, value] of Object.entries(config)) {
     if (typeof value !== 'string') fail(what, `config "${key}" must be a string, got ${JSON.stringify(value)}`);
     out[key] = value;
@@ -286,8 +288,29 @@ export function decodeTopicConfig(topic: string, data: Buffer | string): TopicCo
   return out;
 }
 
+export function encodeTopicConfig(config: TopicConfig): Buffer {
+  return encodeEntityConfig(config);
+}
+
+export function decodeTopicConfig(topic: string, data: Buffer | string): TopicConfig {
+  return decodeEntityConfig(`/config/topics/${topic}`, data);
+}
+
 export function encodeConfigChangeNotification(entityPath: string): Buffer {
   return json({ version: 2, entity_path: entityPath });
+}
+
+/**
+ * The entity a /config/changes notification announces, as an entity path (`topics/t`, `brokers/1`,
+ * `brokers/<default>`): version 2 carries it; version 1 (`entity_type` topics|clients + `entity_name`) is still read.
+ */
+export function decodeConfigChangeNotification(data: Buffer | string): string {
+  const what = '/config/changes notification';
+  const obj = parseObject(data, what);
+  const version = int(obj, 'version', what);
+  if (version === 2) return str(obj, 'entity_path', what);
+  if (version === 1) return `${str(obj, 'entity_type', what)}/${str(obj, 'entity_name', what)}`;
+  fail(what, `unsupported version ${version}`);
 }
 
 // ---- partition lists: isr_change_notification, preferred_replica_election, reassign_partitions ------

@@ -203,6 +203,25 @@ describe('KafkaZkClient', () => {
     expect(await kafka.getConsumerIds('g')).toEqual(['g_c2']);
   });
 
+  it('stores dynamic broker configs in /config/brokers/<id|<default>> and announces every change in /config/changes', async () => {
+    expect(await kafka.getBrokerConfig('<default>')).toEqual({});
+    const before = await kafka.getConfigChangeNotifications();
+    await kafka.changeBrokerConfig('<default>', { 'log.retention.ms': '3600000' });
+    await kafka.changeBrokerConfig(3, { 'message.max.bytes': '2000' });
+    await kafka.changeBrokerConfig(3, {}); // replaces the whole set
+    await kafka.changeTopicConfig('orders', { 'retention.ms': '5' });
+    expect((await kafka.zk.getData('/config/brokers/<default>')).data.toString()).toBe('{"version":1,"config":{"log.retention.ms":"3600000"}}');
+    expect(await kafka.getBrokerConfig('<default>')).toEqual({ 'log.retention.ms': '3600000' });
+    expect(await kafka.getBrokerConfig(3)).toEqual({});
+    expect(await kafka.getTopicConfig('orders')).toEqual({ 'retention.ms': '5' });
+    const added = (await kafka.getConfigChangeNotifications()).filter((n) => !before.includes(n));
+    expect(added).toHaveLength(4);
+    expect(added.every((n) => /^config_change_\d{10}$/.test(n))).toBe(true);
+    expect((await kafka.zk.getData(`/config/changes/${added[0]}`)).data.toString()).toBe('{"version":2,"entity_path":"brokers/<default>"}');
+    expect(await Promise.all(added.map((n) => kafka.getConfigChangeNotification(n)))).toEqual(['brokers/<default>', 'brokers/3', 'brokers/3', 'topics/orders']);
+    expect(await kafka.getConfigChangeNotification('config_change_9999999999')).toBeNull();
+  });
+
   it('reports ZooKeeper errors with their codes', async () => {
     const error = await kafka.updatePartitionState('missing', 0, { leader: 1, leaderEpoch: 0, isr: [1], controllerEpoch: 1 }, 0).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ZkError);

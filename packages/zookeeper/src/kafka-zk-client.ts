@@ -11,7 +11,9 @@ import {
   decodeConsumerRegistration,
   decodeClusterId,
   decodeController,
+  decodeConfigChangeNotification,
   decodeControllerEpoch,
+  decodeEntityConfig,
   decodeIsrChangeNotification,
   decodePartitionState,
   decodePreferredReplicaElection,
@@ -23,6 +25,8 @@ import {
   encodeConsumerOwner,
   encodeConsumerRegistration,
   encodeClusterId,
+  encodeConfigChangeNotification,
+  encodeEntityConfig,
   encodeController,
   encodeControllerEpoch,
   encodeIsrChangeNotification,
@@ -32,6 +36,7 @@ import {
   generateClusterId,
   type BrokerRegistration,
   type ConsumerRegistration,
+  type EntityConfig,
   type PartitionReassignment,
   type PartitionState,
   type ReplicaAssignment,
@@ -257,8 +262,51 @@ export class KafkaZkClient {
   }
 
   async setTopicConfig(topic: string, config: TopicConfig): Promise<void> {
-    const path = paths.configTopicsPath(topic);
-    const data = encodeTopicConfig(config);
+    await this.#setOrCreate(paths.configTopicsPath(topic), encodeTopicConfig(config));
+  }
+
+  /** AdminZkClient.changeTopicConfig: replaces the topic's overrides, then announces them in /config/changes. */
+  async changeTopicConfig(topic: string, config: TopicConfig): Promise<void> {
+    await this.setTopicConfig(topic, config);
+    await this.createConfigChangeNotification(`topics/${topic}`);
+  }
+
+  // ---- dynamic broker configs ---------------------------------------------------------------------
+
+  /** /config/brokers/<id> or /config/brokers/<default>; {} if absent. */
+  async getBrokerConfig(entity: paths.BrokerConfigEntity): Promise<EntityConfig> {
+    const path = paths.configBrokerPath(entity);
+    const node = await this.zk.getDataOrNull(path);
+    return node ? decodeEntityConfig(path, node.data) : {};
+  }
+
+  async setBrokerConfig(entity: paths.BrokerConfigEntity, config: EntityConfig): Promise<void> {
+    await this.#setOrCreate(paths.configBrokerPath(entity), encodeEntityConfig(config));
+  }
+
+  /** AdminZkClient.changeBrokerConfig: replaces the entity's dynamic configs, then announces them in /config/changes. */
+  async changeBrokerConfig(entity: paths.BrokerConfigEntity, config: EntityConfig): Promise<void> {
+    await this.setBrokerConfig(entity, config);
+    await this.createConfigChangeNotification(paths.brokerConfigEntityPath(entity));
+  }
+
+  /** A sequential /config/changes/config_change_<seq> node {"version":2,"entity_path":...}; returns its path. */
+  createConfigChangeNotification(entityPath: string): Promise<string> {
+    return this.zk.create(`${paths.configChangesPath}/${paths.configChangeNotificationPrefix}`, encodeConfigChangeNotification(entityPath), 'persistent_sequential');
+  }
+
+  /** Sequence node names under /config/changes, oldest first (the watcher fires on the next change of children). */
+  async getConfigChangeNotifications(watcher?: ZkWatcher): Promise<string[]> {
+    return (await this.zk.getChildren(paths.configChangesPath, watcher)).filter((c) => c.startsWith(paths.configChangeNotificationPrefix)).sort();
+  }
+
+  /** The entity path one notification announces; null if it was purged meanwhile. */
+  async getConfigChangeNotification(sequenceNode: string): Promise<string | null> {
+    const node = await this.zk.getDataOrNull(paths.configChangeNotificationSequencePath(sequenceNode));
+    return node ? decodeConfigChangeNotification(node.data) : null;
+  }
+
+  async #setOrCreate(path: string, data: Buffer): Promise<void> {
     if (!(await this.zk.createIfAbsent(path, data))) await this.zk.setData(path, data);
   }
 

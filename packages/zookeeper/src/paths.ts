@@ -9,8 +9,10 @@
  * /brokers/topics/<t>/partitions/<p>/state            {"controller_epoch","leader","version":1,"leader_epoch","isr"}
  * /brokers/seqid                                      zkVersion = generated broker id sequence
  * /config/topics/<t>                                  {"version":1,"config":{...}}
- * /config/changes/config_change_<seq>      sequential {"version":2,"entity_path":"topics/<t>"}
- * /config/{clients,users,brokers}
+ * /config/brokers/<id>                                {"version":1,"config":{...}}  dynamic per-broker configs
+ * /config/brokers/<default>                           {"version":1,"config":{...}}  dynamic cluster-wide defaults
+ * /config/changes/config_change_<seq>      sequential {"version":2,"entity_path":"topics/<t>" | "brokers/<id>" | "brokers/<default>"}
+ * /config/{clients,users}
  * /admin/delete_topics/<t>                            empty; removed by the controller when done
  * /admin/reassign_partitions                          {"version":1,"partitions":[{"topic","partition","replicas"}]}
  * /admin/preferred_replica_election                   {"version":1,"partitions":[{"topic","partition"}]}
@@ -46,6 +48,10 @@ export const configTopicsRootPath = '/config/topics';
 export const configClientsPath = '/config/clients';
 export const configUsersPath = '/config/users';
 export const configBrokersPath = '/config/brokers';
+/** Kafka's ConfigEntityName.Default: the entity name of cluster-wide defaults (/config/brokers/<default>). */
+export const configEntityDefault = '<default>';
+/** Prefix of the sequential nodes under /config/changes. */
+export const configChangeNotificationPrefix = 'config_change_';
 
 export const adminPath = '/admin';
 export const deleteTopicsRootPath = '/admin/delete_topics';
@@ -98,6 +104,23 @@ export function partitionStatePath(topic: string, partition: number): string {
 
 export function configTopicsPath(topic: string): string {
   return `${configTopicsRootPath}/${segment('topic', topic)}`;
+}
+
+/** A broker entity: its id, or `<default>` for the cluster-wide defaults. */
+export type BrokerConfigEntity = number | typeof configEntityDefault;
+
+export function configBrokerPath(entity: BrokerConfigEntity): string {
+  if (entity !== configEntityDefault && !(Number.isInteger(entity) && entity >= 0)) throw new Error(`invalid broker config entity: ${JSON.stringify(entity)}`);
+  return `${configBrokersPath}/${entity}`;
+}
+
+/** The entity_path of a config change notification for a broker entity: `brokers/<id>` or `brokers/<default>`. */
+export function brokerConfigEntityPath(entity: BrokerConfigEntity): string {
+  return configBrokerPath(entity).slice(`${configPath}/`.length);
+}
+
+export function configChangeNotificationSequencePath(sequenceNode: string): string {
+  return `${configChangesPath}/${segment('notification', sequenceNode)}`;
 }
 
 export function deleteTopicsPath(topic: string): string {

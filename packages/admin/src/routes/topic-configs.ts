@@ -1,6 +1,6 @@
 import { ConfigError, ErrorCode } from '@gregor/common';
 import { topicConfigNames, validateTopicConfig } from '@gregor/broker';
-import { configChangesPath, encodeConfigChangeNotification } from '@gregor/zookeeper';
+import { AlterConfigOpType, ConfigResourceType } from '@gregor/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AdminContext } from '../admin-context.js';
 import { fromKafkaError } from '../errors.js';
@@ -37,10 +37,10 @@ const alterConfigsSchema = {
 } as const;
 
 /**
- * GET /v1/topics/:name/configs (the topic's overrides) and PATCH (set and delete overrides, as Kafka's
- * IncrementalAlterConfigs): validated with the broker's topic config rules, written to
- * /config/topics/<name>, announced with a /config/changes/config_change_ sequence node (Kafka's
- * mechanism), and applied at once by this broker if it hosts the topic.
+ * GET /v1/topics/:name/configs (the topic's overrides) and PATCH (set and delete overrides): Kafka's
+ * IncrementalAlterConfigs SET/DELETE through the broker's own code path (the one the Kafka API uses),
+ * which writes /config/topics/<name>, announces it with a /config/changes/config_change_ sequence
+ * node and applies it at once on this broker.
  */
 export function topicConfigRoutes(app: FastifyInstance, { server }: AdminContext): void {
   app.get<{ Params: { name: string } }>('/v1/topics/:name/configs', { schema: getConfigsSchema }, async (request) => {
@@ -65,12 +65,13 @@ export function topicConfigRoutes(app: FastifyInstance, { server }: AdminContext
       if (err instanceof ConfigError) throw fromKafkaError(ErrorCode.INVALID_CONFIG, err.message);
       throw err;
     }
-    if (!(await server.zk.getTopicAssignment(name))) throw unknownTopic(name);
-    const configs = { ...(await server.zk.getTopicConfig(name)), ...set };
-    for (const key of remove) delete configs[key];
-    await server.zk.setTopicConfig(name, configs);
-    await server.zk.zk.create(`${configChangesPath}/config_change_`, encodeConfigChangeNotification(`topics/${name}`), 'persistent_sequential');
-    if (server.metadataCache.partitions(name).some((p) => server.replicaManager.getPartition(name, p.partition))) server.topicConfigs.set(name, configs);
+    const ops = [
+      ...Object.entries(set).map(([key, value]) => ({ name: key, configOperation: AlterConfigOpType.SET, value })),
+      ...remove.map((key) => ({ name: key, configOperation: AlterConfigOpType.DELETE, value: null })),
+    ];
+    const [result] = await server.configAdmin.incrementalAlterConfigs([{ resourceType: ConfigResourceType.TOPIC, resourceName: name, configs: ops }], false);
+    if (result!.errorCode !== ErrorCode.NONE) throw fromKafkaError(result!.errorCode, result!.errorMessage ?? 'alter configs failed');
+    const configs = await server.zk.getTopicConfig(name);
     request.log.info({ topic: name, set, delete: remove }, 'topic configs altered');
     return { name, configs };
   });

@@ -65,7 +65,7 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'log.cleanup.policy', type: 'list', default: ['delete'], doc: 'delete or compact.' },
   { name: 'http.host', type: 'string', default: '127.0.0.1', doc: 'gregor: address of the HTTP admin server.' },
   { name: 'http.port', type: 'int', default: 8780, doc: 'gregor: port of the HTTP admin server (8780, off 8081, which Schema Registry uses); -1 disables it.', validate: between(-1, 65535) as never },
-  { name: 'http.auth.token', type: 'string', default: null, doc: 'gregor: bearer token required by every HTTP admin write (POST/PATCH/DELETE); unset = writes are open.' },
+  { name: 'http.auth.token', type: 'password', default: null, doc: 'gregor: bearer token required by every HTTP admin write (POST/PATCH/DELETE); unset = writes are open.' },
   // Accepted for compatibility with Kafka's stock server.properties; no effect in gregor.
   ...[
     'num.network.threads', 'num.io.threads', 'socket.send.buffer.bytes', 'socket.receive.buffer.bytes',
@@ -80,6 +80,11 @@ const BY_NAME = new Map(KEYS.map((k) => [k.name, k]));
 
 export function knownConfigNames(): string[] {
   return KEYS.map((k) => k.name);
+}
+
+/** The definition of one broker setting; undefined for a name gregor does not know. */
+export function brokerConfigKey(name: string): (ConfigKey & { compat?: boolean }) | undefined {
+  return BY_NAME.get(name);
 }
 
 /** Every broker setting with its type, default and meaning (docs/configuration.md is generated from this). */

@@ -1,7 +1,7 @@
 import { ConfigError } from '@gregor/common';
 
-/** One setting: Kafka's name, its type, default and validation. */
-export type ConfigType = 'int' | 'long' | 'boolean' | 'string' | 'list' | 'double';
+/** One setting: Kafka's name, its type, default and validation. `password` values are secrets: never described. */
+export type ConfigType = 'int' | 'long' | 'boolean' | 'string' | 'list' | 'double' | 'password';
 
 export interface ConfigKey {
   readonly name: string;
@@ -38,7 +38,23 @@ export function parseValue(key: ConfigKey, raw: string): ConfigValue {
     case 'list':
       return s === '' ? [] : s.split(',').map((x) => x.trim()).filter((x) => x !== '');
     case 'string':
+    case 'password':
       return s;
+  }
+}
+
+/** A value as Kafka writes it in DescribeConfigs (ConfigDef.convertToString): lists comma-joined, null stays null. */
+export function formatValue(value: ConfigValue | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+/** A raw setting normalized as Kafka would describe it (parsed, then formatted); the raw text if it does not parse. */
+export function normalizeValue(key: ConfigKey, raw: string): string | null {
+  try {
+    return formatValue(parseValue(key, raw));
+  } catch {
+    return raw;
   }
 }
 

@@ -28,6 +28,11 @@ export class TopicConfigCache {
     this.#effective.set(topic, effectiveTopicConfig(this.#broker, overrides));
   }
 
+  /** The broker's defaults changed (dynamic broker configs): recompute every topic's effective config. */
+  refreshAll(): void {
+    for (const topic of this.#effective.keys()) this.#effective.set(topic, effectiveTopicConfig(this.#broker, this.overrides(topic)));
+  }
+
   forget(topic: string): void {
     this.#overrides.delete(topic);
     this.#effective.delete(topic);

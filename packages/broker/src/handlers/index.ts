@@ -1,5 +1,6 @@
 import {
   AlterPartitionReassignments,
+  AlterConfigs,
   ApiVersions,
   ControlledShutdown,
   CreatePartitions,
@@ -8,7 +9,9 @@ import {
   DeleteTopics,
   ElectLeaders,
   DescribeLogDirs,
+  DescribeConfigs,
   Fetch,
+  IncrementalAlterConfigs,
   LeaderAndIsr,
   ListOffsets,
   ListPartitionReassignments,
@@ -20,6 +23,7 @@ import {
 } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { KafkaApis } from '../kafka-apis.js';
+import { alterConfigsHandler } from './alter-configs.js';
 import { apiVersionsHandler } from './api-versions.js';
 import { controlledShutdownHandler } from './controlled-shutdown.js';
 import { createPartitionsHandler } from './create-partitions.js';
@@ -30,7 +34,9 @@ import { electLeadersHandler } from './elect-leaders.js';
 import { alterPartitionReassignmentsHandler } from './alter-partition-reassignments.js';
 import { listPartitionReassignmentsHandler } from './list-partition-reassignments.js';
 import { describeLogDirsHandler } from './describe-log-dirs.js';
+import { describeConfigsHandler } from './describe-configs.js';
 import { fetchHandler } from './fetch.js';
+import { incrementalAlterConfigsHandler } from './incremental-alter-configs.js';
 import { leaderAndIsrHandler } from './leader-and-isr.js';
 import { listOffsetsHandler } from './list-offsets.js';
 import { metadataHandler } from './metadata.js';
@@ -60,5 +66,8 @@ export function registerHandlers(apis: KafkaApis, s: BrokerServices): void {
   apis.register(ElectLeaders, electLeadersHandler(s));
   apis.register(AlterPartitionReassignments, alterPartitionReassignmentsHandler(s));
   apis.register(ListPartitionReassignments, listPartitionReassignmentsHandler(s));
+  apis.register(DescribeConfigs, describeConfigsHandler(s));
+  apis.register(AlterConfigs, alterConfigsHandler(s));
+  apis.register(IncrementalAlterConfigs, incrementalAlterConfigsHandler(s));
   registerGroupHandlers(apis, s); // group coordinator
 }

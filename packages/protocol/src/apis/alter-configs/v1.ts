@@ -1,0 +1,5 @@
+// AlterConfigs Request and Response (Version: 1) => same as version 0 (KIP-219: the response comes before throttling)
+import { sameAs } from '../../api.js';
+import { v0 } from './v0.js';
+
+export const v1 = sameAs(v0, 1);
