@@ -75,12 +75,12 @@ describe('LocalCluster (1 ZooKeeper node, 1 broker, real processes)', () => {
       dir: join(dir, 'broken'),
       brokers: 1,
       http: false,
-      brokerProperties: () => ({ 'no.such.setting': 'x' }),
+      brokerProperties: () => ({ 'num.partitions': 'many' }),
       readyTimeoutMs: 30_000,
     });
     expect(broken.spec.brokers[0]).toMatchObject({ id: 1, httpPort: -1 });
     try {
-      await expect(broken.up()).rejects.toThrow(/broker-1 exited before serving[\s\S]*no\.such\.setting/);
+      await expect(broken.up()).rejects.toThrow(/broker-1 exited before serving[\s\S]*num\.partitions/);
     } finally {
       await broken.kill();
     }
