@@ -6,6 +6,7 @@ import type { ConfigAdminManager } from './admin/config-admin-manager.js';
 import type { ReplicaManager } from './cluster/replica-manager.js';
 import type { BrokerConfig } from './config/broker-config.js';
 import type { TopicConfigCache } from './config/topic-config-cache.js';
+import type { FetchManager } from './fetch-session/fetch-manager.js';
 import type { MetadataCache } from './metadata/metadata-cache.js';
 
 /** What request handlers may use: the broker's components, passed explicitly. */
@@ -15,6 +16,7 @@ export interface BrokerServices {
   readonly log: Logger;
   readonly metadataCache: MetadataCache;
   readonly replicaManager: ReplicaManager;
+  readonly fetchManager: FetchManager;
   readonly controller: KafkaController;
   readonly adminManager: AdminManager;
   readonly topicConfigs: TopicConfigCache;

@@ -17,3 +17,6 @@ export { MetadataCache, type LiveBroker, type PartitionState } from './metadata/
 export { Partition } from './cluster/partition.js';
 export { ReplicaManager } from './cluster/replica-manager.js';
 export { renderConfigurationDoc } from './config/config-docs.js';
+export { FetchManager, type FetchContext, type FetchSessionStats } from './fetch-session/fetch-manager.js';
+export { FetchSessionCache, FETCH_SESSION_EVICTION_MS } from './fetch-session/fetch-session-cache.js';
+export { FetchSession, CachedPartition, INVALID_SESSION_ID, INITIAL_EPOCH, FINAL_EPOCH, nextEpoch } from './fetch-session/fetch-session.js';

@@ -8,6 +8,8 @@ import { KafkaZkClient, ZkSession } from '@gregor/zookeeper';
 import { AdminManager } from './admin/admin-manager.js';
 import type { BrokerServices } from './broker-services.js';
 import { ReplicaManager } from './cluster/replica-manager.js';
+import { FetchManager } from './fetch-session/fetch-manager.js';
+import { FetchSessionCache } from './fetch-session/fetch-session-cache.js';
 import { IsrManager } from './replication/isr-manager.js';
 import type { BrokerConfig, Endpoint } from './config/broker-config.js';
 import { TopicConfigCache } from './config/topic-config-cache.js';
@@ -40,6 +42,7 @@ export class KafkaServer {
   metadataCache!: MetadataCache;
   topicConfigs!: TopicConfigCache;
   replicaManager!: ReplicaManager;
+  fetchManager!: FetchManager;
   isrManager!: IsrManager;
   configChangeListener!: ConfigChangeListener;
   dynamicConfig!: DynamicBrokerConfig;
@@ -143,6 +146,7 @@ export class KafkaServer {
       deleteRecordsAllowed: (t) => cleanupPolicy(this.topicConfigs.overrides(t), cfg.logCleanupPolicy).includes('delete'),
     });
     this.replicaManager.startup();
+    this.fetchManager = new FetchManager(new FetchSessionCache(cfg.maxIncrementalFetchSessionCacheSlots), this.log.child({ component: 'fetch-session' }));
     this.logCleaner = startLogCleaner(cfg, this.logManager, this.topicConfigs, this.log.child({ component: 'log-cleaner' })); // group coordinator (log compaction)
     this.groupCoordinator = startGroupCoordinator(cfg, this.replicaManager, this.log.child({ component: 'group-coordinator' })); // group coordinator
     this.controller = new KafkaController(
@@ -224,6 +228,9 @@ export class KafkaServer {
       },
       get replicaManager() {
         return self.replicaManager;
+      },
+      get fetchManager() {
+        return self.fetchManager;
       },
       get controller() {
         return self.controller;

@@ -33,6 +33,7 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'replica.fetch.wait.max.ms', type: 'int', default: 500, doc: 'Max wait of a follower fetch.' },
   { name: 'replica.fetch.min.bytes', type: 'int', default: 1, doc: 'Min bytes of a follower fetch.' },
   { name: 'replica.fetch.backoff.ms', type: 'int', default: 1000, doc: 'Backoff after a failed follower fetch.' },
+  { name: 'max.incremental.fetch.session.cache.slots', type: 'int', default: 1000, doc: 'Fetch sessions (KIP-227) this broker keeps; 0 = none (every fetch is a full one).', validate: atLeast(0) as never },
   { name: 'replica.high.watermark.checkpoint.interval.ms', type: 'long', default: 5000, doc: 'How often high watermarks are written to disk.' },
   { name: 'controlled.shutdown.enable', type: 'boolean', default: true, doc: 'Move leadership away before stopping.' },
   { name: 'controlled.shutdown.max.retries', type: 'int', default: 3, doc: 'Attempts of controlled shutdown.' },
@@ -127,6 +128,7 @@ export interface BrokerConfig {
   replicaFetchMinBytes: number;
   replicaFetchBackoffMs: number;
   replicaHighWatermarkCheckpointIntervalMs: number;
+  maxIncrementalFetchSessionCacheSlots: number;
   controlledShutdownEnable: boolean;
   controlledShutdownMaxRetries: number;
   controlledShutdownRetryBackoffMs: number;
@@ -254,6 +256,7 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     replicaFetchMinBytes: get('replica.fetch.min.bytes'),
     replicaFetchBackoffMs: get('replica.fetch.backoff.ms'),
     replicaHighWatermarkCheckpointIntervalMs: get('replica.high.watermark.checkpoint.interval.ms'),
+    maxIncrementalFetchSessionCacheSlots: get('max.incremental.fetch.session.cache.slots'),
     controlledShutdownEnable: get('controlled.shutdown.enable'),
     controlledShutdownMaxRetries: get('controlled.shutdown.max.retries'),
     controlledShutdownRetryBackoffMs: get('controlled.shutdown.retry.backoff.ms'),

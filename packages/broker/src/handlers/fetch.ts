@@ -1,4 +1,3 @@
-import { ErrorCode } from '@gregor/common';
 import type { FetchRequest, FetchResponse } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { FetchPartitionData } from '../cluster/replica-manager.js';
@@ -6,8 +5,10 @@ import type { ApiHandler } from '../kafka-apis.js';
 
 /**
  * Fetch for consumers (replica id -1: up to the high watermark) and followers (their broker id:
- * up to the log end). Long-polls up to max_wait_ms for min_bytes. Fetch sessions are not kept:
- * session id 0 in the answer tells the client to send full requests, which Kafka allows.
+ * up to the log end). Long-polls up to max_wait_ms for min_bytes. Fetch sessions (KIP-227, v7+):
+ * the FetchManager decides from (session_id, epoch) whether this is a sessionless, full or
+ * incremental fetch; an incremental one reads (and long-polls on) every partition of its session
+ * and answers only the partitions with news.
  */
 export function fetchHandler(s: BrokerServices): ApiHandler<FetchRequest, FetchResponse> {
   return async (req) => {
@@ -21,23 +22,34 @@ export function fetchHandler(s: BrokerServices): ApiHandler<FetchRequest, FetchR
         logStartOffset: p.logStartOffset ?? -1,
       })),
     );
-    const data = await s.replicaManager.fetchMessages({
-      replicaId: req.replicaId,
-      maxWaitMs: Math.min(req.maxWaitMs, 30_000),
-      minBytes: req.minBytes,
-      maxBytes: req.maxBytes,
+    const context = s.fetchManager.newContext({
+      sessionId: req.sessionId ?? 0,
+      epoch: req.sessionEpoch ?? -1,
       partitions,
+      forgotten: (req.forgottenTopicsData ?? []).flatMap((t) => t.partitions.map((partition) => ({ topic: t.topic, partition }))),
+      isFollower: req.replicaId >= 0,
     });
+    const data =
+      context.kind === 'error'
+        ? []
+        : await s.replicaManager.fetchMessages({
+            replicaId: req.replicaId,
+            maxWaitMs: Math.min(req.maxWaitMs, 30_000),
+            minBytes: req.minBytes,
+            maxBytes: req.maxBytes,
+            partitions: [...context.partitions],
+          });
+    const { errorCode, sessionId, partitions: answered } = context.respond(data);
     const byTopic = new Map<string, FetchPartitionData[]>();
-    for (const d of data) {
+    for (const d of answered) {
       let list = byTopic.get(d.topic);
       if (!list) byTopic.set(d.topic, (list = []));
       list.push(d);
     }
     return {
       throttleTimeMs: 0,
-      errorCode: ErrorCode.NONE,
-      sessionId: 0,
+      errorCode,
+      sessionId,
       responses: [...byTopic].map(([topic, parts]) => ({
         topic,
         partitionResponses: parts.map((d) => ({
