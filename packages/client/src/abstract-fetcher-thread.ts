@@ -1,6 +1,7 @@
 import { ErrorCode, backoffMs, errorName, sleep, silentLogger, type Logger } from '@gregor/common';
 import { Fetch, type FetchablePartitionResponse } from '@gregor/protocol';
 import { Connection } from './connection.js';
+import { byTopic, FetchSessionHandler } from './fetch-session-handler.js';
 
 export interface FetcherSource {
   brokerId: number;
@@ -22,6 +23,8 @@ export interface FetcherOptions {
   /** Backoff after a failed fetch or when nothing is assigned. */
   backoffMs: number;
   requestTimeoutMs: number;
+  /** Incremental fetch sessions (KIP-227) with the source broker; default true. */
+  fetchSessions?: boolean;
   logger?: Logger;
 }
 
@@ -41,6 +44,8 @@ const key = (topic: string, partition: number) => `${topic}-${partition}`;
  * One fetch loop against one source broker (Kafka's AbstractFetcherThread): repeatedly sends one
  * Fetch for every assigned partition and hands each partition's data to `processPartitionData`.
  * Followers (ReplicaFetcherThread) and the ZooKeeper consumer (ConsumerFetcherThread) extend it.
+ * Requests go through a FetchSessionHandler (KIP-227): after the first full fetch, only partitions
+ * whose fetch position changed are listed, and the broker answers only partitions with news.
  * The loop is owned by `start()`/`shutdown()`; shutdown closes the connection and waits for the loop.
  */
 export abstract class AbstractFetcherThread {
@@ -52,10 +57,17 @@ export abstract class AbstractFetcherThread {
   #loop: Promise<void> | null = null;
   #wake: (() => void) | null = null;
   #failures = 0;
+  readonly #session: FetchSessionHandler;
 
   constructor(opts: FetcherOptions) {
     this.opts = opts;
     this.log = (opts.logger ?? silentLogger()).child({ fetcher: opts.name });
+    this.#session = new FetchSessionHandler(opts.source.brokerId, { enabled: opts.fetchSessions ?? true, logger: this.log });
+  }
+
+  /** The fetch session with the source broker (id 0 = none yet). */
+  get fetchSession(): FetchSessionHandler {
+    return this.#session;
   }
 
   get name(): string {
@@ -182,39 +194,54 @@ export abstract class AbstractFetcherThread {
   async #fetchOnce(connection: Connection): Promise<void> {
     const fetching = [...this.#partitions.values()].filter((p) => !p.truncating);
     if (fetching.length === 0) return this.#idle(this.opts.backoffMs);
-    const byTopic = new Map<string, PartitionFetchState[]>();
-    for (const p of fetching) {
-      let list = byTopic.get(p.topic);
-      if (!list) byTopic.set(p.topic, (list = []));
-      list.push(p);
-    }
-    const sentOffsets = new Map(fetching.map((p) => [key(p.topic, p.partition), p.fetchOffset]));
-    const response = await connection.send(
-      Fetch,
-      {
-        replicaId: this.opts.replicaId,
-        maxWaitMs: this.opts.maxWaitMs,
-        minBytes: this.opts.minBytes,
-        maxBytes: this.opts.maxBytes,
-        isolationLevel: 0,
-        sessionId: 0,
-        sessionEpoch: -1,
-        topics: [...byTopic].map(([topic, parts]) => ({
-          topic,
-          partitions: parts.map((p) => ({
-            partition: p.partition,
-            currentLeaderEpoch: p.currentLeaderEpoch,
-            fetchOffset: p.fetchOffset,
-            logStartOffset: this.fetchLogStartOffset(p),
-            partitionMaxBytes: this.opts.partitionMaxBytes,
-          })),
-        })),
-        forgottenTopicsData: [],
-        rackId: '',
-      },
-      { timeoutMs: this.opts.requestTimeoutMs + this.opts.maxWaitMs },
+    const request = this.#session.build(
+      fetching.map((p) => ({
+        topic: p.topic,
+        partition: p.partition,
+        fetchOffset: p.fetchOffset,
+        logStartOffset: this.fetchLogStartOffset(p),
+        partitionMaxBytes: this.opts.partitionMaxBytes,
+        currentLeaderEpoch: p.currentLeaderEpoch,
+      })),
     );
-    if (response.errorCode && response.errorCode !== ErrorCode.NONE) throw new Error(`fetch failed: ${errorName(response.errorCode)}`);
+    const sentOffsets = new Map(fetching.map((p) => [key(p.topic, p.partition), p.fetchOffset]));
+    let response;
+    try {
+      response = await connection.send(
+        Fetch,
+        {
+          replicaId: this.opts.replicaId,
+          maxWaitMs: this.opts.maxWaitMs,
+          minBytes: this.opts.minBytes,
+          maxBytes: this.opts.maxBytes,
+          isolationLevel: 0,
+          sessionId: request.sessionId,
+          sessionEpoch: request.epoch,
+          topics: [...byTopic(request.toSend)].map(([topic, parts]) => ({
+            topic,
+            partitions: parts.map((p) => ({
+              partition: p.partition,
+              currentLeaderEpoch: p.currentLeaderEpoch,
+              fetchOffset: p.fetchOffset,
+              logStartOffset: p.logStartOffset,
+              partitionMaxBytes: p.partitionMaxBytes,
+            })),
+          })),
+          forgottenTopicsData: [...byTopic(request.toForget)].map(([topic, parts]) => ({ topic, partitions: parts.map((p) => p.partition) })),
+          rackId: '',
+        },
+        { timeoutMs: this.opts.requestTimeoutMs + this.opts.maxWaitMs },
+      );
+    } catch (err) {
+      this.#session.handleError();
+      throw err;
+    }
+    const usable = this.#session.handleResponse(response);
+    const errorCode = response.errorCode ?? ErrorCode.NONE;
+    // A session error (evicted, or the broker restarted): the next request is a full fetch, sent at once.
+    if (errorCode === ErrorCode.FETCH_SESSION_ID_NOT_FOUND || errorCode === ErrorCode.INVALID_FETCH_SESSION_EPOCH) return;
+    if (errorCode !== ErrorCode.NONE) throw new Error(`fetch failed: ${errorName(errorCode)}`);
+    if (!usable) return; // partitions that do not match the session: dropped, and the next request is full
     const failed = new Map<number, PartitionFetchState[]>();
     for (const t of response.responses) {
       for (const data of t.partitionResponses) {

@@ -2,6 +2,7 @@ import { ErrorCode, GregorError, KafkaProtocolError, backoffMs, sleep } from '@g
 import { Fetch, decodeRecordSet, type FetchResponse, type RecordHeader } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt } from './config.js';
+import { byTopic, FetchSessionHandler, INVALID_SESSION_ID } from './fetch-session-handler.js';
 import { AbortError } from './retry.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, listOffsets } from './offsets.js';
 
@@ -62,50 +63,75 @@ export interface PartitionFetchResult {
   recordBytes: number;
 }
 
-/** One Fetch request to one broker for several partitions of a topic; errors stay per partition. */
+/**
+ * One Fetch request to one broker for several partitions of a topic; errors stay per partition.
+ * With a fetch session (KIP-227) only partitions whose position changed are sent, and partitions the
+ * broker leaves out of an incremental answer come back with no records and no error (HW -1: unchanged).
+ * A session error or a mismatched answer also comes back as "no records" for every partition, and the
+ * session's next request is a full one.
+ */
 export async function fetchFromBroker(
   client: KafkaClient,
   nodeId: number,
   topic: string,
   partitions: readonly PartitionFetch[],
   config: FetchConfig = {},
+  session?: FetchSessionHandler,
 ): Promise<PartitionFetchResult[]> {
   const s = fetchSettings(config);
-  const response: FetchResponse = await client.sendTo(
-    nodeId,
-    Fetch,
-    {
-      replicaId: -1,
-      maxWaitMs: s.maxWaitMs,
-      minBytes: s.minBytes,
-      maxBytes: s.maxBytes,
-      isolationLevel: 0,
-      sessionId: 0,
-      sessionEpoch: -1,
-      topics: [
-        {
-          topic,
-          partitions: partitions.map((p) => ({
+  const wanted = partitions.map((p) => ({ topic, partition: p.partition, fetchOffset: p.fetchOffset, logStartOffset: -1, partitionMaxBytes: p.partitionMaxBytes, currentLeaderEpoch: -1 }));
+  const request = session?.build(wanted) ?? { sessionId: INVALID_SESSION_ID, epoch: -1, isFull: true, toSend: wanted, toForget: [] };
+  let response: FetchResponse;
+  try {
+    response = await client.sendTo(
+      nodeId,
+      Fetch,
+      {
+        replicaId: -1,
+        maxWaitMs: s.maxWaitMs,
+        minBytes: s.minBytes,
+        maxBytes: s.maxBytes,
+        isolationLevel: 0,
+        sessionId: request.sessionId,
+        sessionEpoch: request.epoch,
+        topics: [...byTopic(request.toSend)].map(([t, parts]) => ({
+          topic: t,
+          partitions: parts.map((p) => ({
             partition: p.partition,
             currentLeaderEpoch: -1,
             fetchOffset: p.fetchOffset,
             logStartOffset: -1,
             partitionMaxBytes: p.partitionMaxBytes,
           })),
-        },
-      ],
-      forgottenTopicsData: [],
-      rackId: '',
-    },
-    { timeoutMs: client.requestTimeoutMs + s.maxWaitMs },
-  );
-  if (response.errorCode !== undefined && response.errorCode !== ErrorCode.NONE) {
-    throw new KafkaProtocolError(response.errorCode, `Fetch from broker ${nodeId} failed`);
+        })),
+        forgottenTopicsData: [...byTopic(request.toForget)].map(([t, parts]) => ({ topic: t, partitions: parts.map((p) => p.partition) })),
+        rackId: '',
+      },
+      { timeoutMs: client.requestTimeoutMs + s.maxWaitMs },
+    );
+  } catch (error) {
+    session?.handleError();
+    throw error;
   }
+  const usable = session ? session.handleResponse(response) : true;
+  const errorCode = response.errorCode ?? ErrorCode.NONE;
+  const nothing = (p: PartitionFetch): PartitionFetchResult => ({
+    partition: p.partition,
+    errorCode: ErrorCode.NONE,
+    highWatermark: -1,
+    logStartOffset: -1,
+    records: [],
+    nextOffset: p.fetchOffset,
+    recordBytes: 0,
+  });
+  if (errorCode === ErrorCode.FETCH_SESSION_ID_NOT_FOUND || errorCode === ErrorCode.INVALID_FETCH_SESSION_EPOCH) return partitions.map(nothing);
+  if (errorCode !== ErrorCode.NONE) throw new KafkaProtocolError(errorCode, `Fetch from broker ${nodeId} failed`);
+  if (!usable) return partitions.map(nothing);
   const answered = response.responses.filter((t) => t.topic === topic).flatMap((t) => t.partitionResponses);
   return partitions.map((p) => {
     const data = answered.find((x) => x.partition === p.partition);
     if (!data) {
+      if (!request.isFull) return nothing(p); // implied: nothing new for it
       return { partition: p.partition, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, highWatermark: -1, logStartOffset: -1, records: [], nextOffset: p.fetchOffset, recordBytes: 0 };
     }
     const result: PartitionFetchResult = {
@@ -128,6 +154,19 @@ export async function fetchFromBroker(
     }
     return result;
   });
+}
+
+/** Closes a fetch session (epoch -1, no partitions), as a consumer does when it stops; failures are ignored. */
+export async function closeFetchSession(client: KafkaClient, session: FetchSessionHandler): Promise<void> {
+  if (session.sessionId === INVALID_SESSION_ID) return;
+  await client
+    .sendTo(
+      session.node,
+      Fetch,
+      { replicaId: -1, maxWaitMs: 0, minBytes: 0, maxBytes: 0, isolationLevel: 0, sessionId: session.sessionId, sessionEpoch: -1, topics: [], forgottenTopicsData: [], rackId: '' },
+      { timeoutMs: 2000 },
+    )
+    .catch(() => undefined);
 }
 
 /** Fetches one partition from its leader, throwing its error code if it has one. */
@@ -159,6 +198,8 @@ export interface ConsumeOptions {
 }
 
 export interface ConsumerConfig extends FetchConfig {
+  /** Incremental fetch sessions (KIP-227) with each leader. Default true. */
+  fetchSessions?: boolean;
   /** Consecutive failed rounds tolerated before giving up. Default 10. */
   retries?: number;
   retryBackoffMs?: number;
@@ -183,6 +224,7 @@ export class Consumer {
   readonly #retries: number;
   readonly #retryBackoffMs: number;
   readonly #retryBackoffMaxMs: number;
+  readonly #fetchSessions: boolean;
 
   constructor(client: KafkaClient, config: ConsumerConfig = {}) {
     this.#client = client;
@@ -190,11 +232,32 @@ export class Consumer {
     this.#retries = requireNonNegativeInt('retries', config.retries, 10);
     this.#retryBackoffMs = requireNonNegativeInt('retryBackoffMs', config.retryBackoffMs, 100);
     this.#retryBackoffMaxMs = requireNonNegativeInt('retryBackoffMaxMs', config.retryBackoffMaxMs, 1000);
+    this.#fetchSessions = config.fetchSessions ?? true;
   }
 
   async *consume(options: ConsumeOptions): AsyncGenerator<ConsumedRecord, void, undefined> {
     const { topic, signal } = options;
     const active = await this.#start(options);
+    // One fetch session per leader; closed when consuming stops.
+    const sessions = new Map<number, FetchSessionHandler>();
+    const sessionFor = (leader: number) => {
+      let h = sessions.get(leader);
+      if (!h) sessions.set(leader, (h = new FetchSessionHandler(leader, { enabled: this.#fetchSessions })));
+      return h;
+    };
+    try {
+      yield* this.#consumeLoop(topic, active, sessionFor, signal);
+    } finally {
+      await Promise.all([...sessions.values()].map((h) => closeFetchSession(this.#client, h)));
+    }
+  }
+
+  async *#consumeLoop(
+    topic: string,
+    active: Map<number, PartitionState>,
+    sessionFor: (leader: number) => FetchSessionHandler,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ConsumedRecord, void, undefined> {
     let failures = 0;
     while (active.size > 0) {
       if (signal?.aborted) throw new AbortError('consume aborted', { cause: signal.reason });
@@ -217,6 +280,7 @@ export class Consumer {
             topic,
             states.map((s) => ({ partition: s.partition, fetchOffset: s.position, partitionMaxBytes: s.partitionMaxBytes })),
             this.#settings,
+            sessionFor(leader),
           ),
         ),
       );

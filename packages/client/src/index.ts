@@ -17,6 +17,7 @@ export {
   Consumer,
   fetchPartition,
   fetchFromBroker,
+  closeFetchSession,
   type ConsumedRecord,
   type ConsumeOptions,
   type ConsumerConfig,
@@ -29,6 +30,7 @@ export { listOffsets, LATEST_TIMESTAMP, EARLIEST_TIMESTAMP, type OffsetQuery, ty
 export { Admin, type NewTopic, type NewPartitions, type AdminOptions, type TopicResult } from './admin.js';
 export { retry, isRetriableError, AbortError, DEFAULT_RETRY, type RetryOptions } from './retry.js';
 export { AbstractFetcherThread, type FetcherOptions, type FetcherSource, type PartitionFetchState } from './abstract-fetcher-thread.js';
+export { FetchSessionHandler, type FetchRequestData, type SessionPartition } from './fetch-session-handler.js';
 export { Reader, type ReaderConfig, type ReaderStats, type Message } from './reader.js';
 export { KafkaOffsetStore, type CommittedOffset, type CommitGeneration, type TopicPartition } from './kafka-offset-store.js';
 export { GroupMembership, type Generation, type GroupMembershipConfig } from './group-membership.js';
