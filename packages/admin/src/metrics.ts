@@ -122,6 +122,53 @@ export class BrokerMetrics {
         this.inc(self.#server.isrManager?.expands ?? 0);
       },
     });
+    // Fetch sessions (KIP-227): Kafka's NumIncrementalFetchSessions, NumIncrementalFetchPartitionsCached and
+    // IncrementalFetchSessionEvictionsPerSec, plus the Fetch requests served per session kind.
+    const fetchManager = () => (self.#server.fetchManager as KafkaServer['fetchManager'] | undefined);
+    new Gauge({
+      name: 'gregor_incremental_fetch_sessions',
+      help: 'Fetch sessions in the broker\'s cache (max.incremental.fetch.session.cache.slots).',
+      registers,
+      collect() {
+        this.set(fetchManager()?.cache.size ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'gregor_incremental_fetch_partitions_cached',
+      help: 'Partitions held by all cached fetch sessions.',
+      registers,
+      collect() {
+        this.set(fetchManager()?.cache.totalPartitions ?? 0);
+      },
+    });
+    new Counter({
+      name: 'gregor_incremental_fetch_session_evictions_total',
+      help: 'Fetch sessions evicted to make room for new ones.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(fetchManager()?.cache.evictions ?? 0);
+      },
+    });
+    new Counter({
+      name: 'gregor_fetch_requests_by_session_total',
+      help: 'Fetch requests by fetcher (consumer, follower) and kind: sessionless, full (may create a session), incremental, or a session error (session_id_not_found, invalid_epoch).',
+      labelNames: ['fetcher', 'kind'],
+      registers,
+      collect() {
+        this.reset();
+        const stats = fetchManager()?.stats;
+        if (!stats) return;
+        for (const fetcher of ['consumer', 'follower'] as const) {
+          const s = stats[fetcher];
+          this.inc({ fetcher, kind: 'sessionless' }, s.sessionless);
+          this.inc({ fetcher, kind: 'full' }, s.full);
+          this.inc({ fetcher, kind: 'incremental' }, s.incremental);
+          this.inc({ fetcher, kind: 'session_id_not_found' }, s.sessionIdNotFound);
+          this.inc({ fetcher, kind: 'invalid_epoch' }, s.invalidEpoch);
+        }
+      },
+    });
     if (groupLag) {
       new Gauge({
         name: 'gregor_consumer_group_lag',

@@ -119,6 +119,14 @@ describe('records, per-replica state and metrics', () => {
     expect(metric(text1, 'gregor_bytes_in_total', { topic: TOPIC }) + metric(text2, 'gregor_bytes_in_total', { topic: TOPIC })).toBeGreaterThan(15 * 10);
     expect(metric(text1, 'gregor_replication_bytes_out_total', { topic: TOPIC }) + metric(text2, 'gregor_replication_bytes_out_total', { topic: TOPIC })).toBeGreaterThan(0);
     expect(metric(text1, 'gregor_bytes_out_total', { topic: TOPIC }) + metric(text2, 'gregor_bytes_out_total', { topic: TOPIC })).toBeGreaterThan(0);
+    // Each broker follows the other's leader with an incremental fetch session (KIP-227).
+    for (const text of [text1, text2]) {
+      expect(metric(text, 'gregor_incremental_fetch_sessions')).toBeGreaterThanOrEqual(1);
+      expect(metric(text, 'gregor_incremental_fetch_partitions_cached')).toBeGreaterThanOrEqual(1);
+      expect(metric(text, 'gregor_incremental_fetch_session_evictions_total')).toBe(0);
+      const incremental = metric(text, 'gregor_fetch_requests_by_session_total', { fetcher: 'follower', kind: 'incremental' });
+      expect(incremental).toBeGreaterThan(metric(text, 'gregor_fetch_requests_by_session_total', { fetcher: 'follower', kind: 'full' }));
+    }
   });
 
   it('GET /metrics on the controller: consumer group lag per partition from the committed offsets', async () => {

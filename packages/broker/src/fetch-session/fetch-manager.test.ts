@@ -49,7 +49,7 @@ describe('FetchManager (KIP-227 contexts)', () => {
     expect(res).toMatchObject({ errorCode: 0, sessionId: 0 });
     expect(answered(res.partitions)).toEqual(['t-0', 't-1']);
     expect(manager.cache.size).toBe(0);
-    expect(manager.stats.sessionless).toBe(1);
+    expect(manager.stats.consumer.sessionless).toBe(1);
   });
 
   it('(0, 0) is a full fetch that creates a session expecting epoch 1; incremental responses carry only partitions with news', () => {
@@ -92,7 +92,7 @@ describe('FetchManager (KIP-227 contexts)', () => {
     expect(answered(inc4.respond(read(inc4, logs)).partitions)).toEqual(['t-3']);
     const inc5 = manager.newContext({ sessionId: first.sessionId, epoch: 5, partitions: [], forgotten: [], isFollower: false });
     expect(inc5.respond(read(inc5, logs)).partitions).toEqual([]);
-    expect(manager.stats).toMatchObject({ full: 1, incremental: 5, sessionless: 0 });
+    expect(manager.stats.consumer).toMatchObject({ full: 1, incremental: 5, sessionless: 0 });
   });
 
   it('an incremental request adds partitions and removes forgotten ones; forgetting the last closes the session', () => {
@@ -129,7 +129,7 @@ describe('FetchManager (KIP-227 contexts)', () => {
     }
     // The session is unharmed: epoch 1 still works.
     expect(manager.newContext({ sessionId, epoch: 1, partitions: [], forgotten: [], isFollower: false }).kind).toBe('incremental');
-    expect(manager.stats).toMatchObject({ sessionIdNotFound: 1, invalidEpoch: 3, incremental: 1 });
+    expect(manager.stats.consumer).toMatchObject({ sessionIdNotFound: 1, invalidEpoch: 3, incremental: 1 });
   });
 
   it('(X, 0) closes X and starts a new session; (X, -1) closes X and is sessionless', () => {

@@ -51,7 +51,8 @@ export class FetchManager {
   readonly cache: FetchSessionCache;
   readonly #log: Logger;
   readonly #now: () => number;
-  readonly stats: FetchSessionStats = { sessionless: 0, full: 0, incremental: 0, sessionIdNotFound: 0, invalidEpoch: 0 };
+  /** Requests per kind, from consumers and from followers (replica id >= 0). */
+  readonly stats: Record<'consumer' | 'follower', FetchSessionStats> = { consumer: emptyStats(), follower: emptyStats() };
 
   constructor(cache: FetchSessionCache, log: Logger, now: () => number = Date.now) {
     this.cache = cache;
@@ -61,26 +62,27 @@ export class FetchManager {
 
   newContext(req: FetchSessionRequest): FetchContext {
     const { sessionId, epoch } = req;
+    const stats = req.isFollower ? this.stats.follower : this.stats.consumer;
     if (epoch === INITIAL_EPOCH || epoch === FINAL_EPOCH) {
       // A full request closes any session it names.
       const closed = sessionId !== INVALID_SESSION_ID && this.cache.remove(sessionId) !== undefined;
       if (epoch === FINAL_EPOCH) {
-        this.stats.sessionless++;
+        stats.sessionless++;
         if (closed) this.#log.debug({ sessionId }, 'fetch session closed by its client');
         return sessionless(req.partitions);
       }
-      this.stats.full++;
+      stats.full++;
       this.#log.debug({ closed: closed ? sessionId : undefined, partitions: req.partitions.length }, 'full fetch');
       return this.#full(req);
     }
     const session = this.cache.get(sessionId);
     if (!session) {
-      this.stats.sessionIdNotFound++;
+      stats.sessionIdNotFound++;
       this.#log.debug({ sessionId }, 'fetch session error: no such session id');
       return sessionError(ErrorCode.FETCH_SESSION_ID_NOT_FOUND);
     }
     if (session.epoch !== epoch) {
-      this.stats.invalidEpoch++;
+      stats.invalidEpoch++;
       this.#log.debug({ sessionId, expected: session.epoch, got: epoch }, 'fetch session error: wrong epoch');
       return sessionError(ErrorCode.INVALID_FETCH_SESSION_EPOCH);
     }
@@ -88,13 +90,13 @@ export class FetchManager {
     if (session.size === 0) {
       // Every partition was forgotten: the session ends and this request is answered as sessionless.
       this.cache.remove(session);
-      this.stats.sessionless++;
+      stats.sessionless++;
       this.#log.debug({ sessionId, removed }, 'fetch session closed: no partitions left');
       return sessionless(req.partitions);
     }
     this.cache.touch(session, this.#now());
     session.epoch = nextEpoch(session.epoch);
-    this.stats.incremental++;
+    stats.incremental++;
     this.#log.debug({ sessionId, epoch: session.epoch, added, updated, removed, partitions: session.size }, 'incremental fetch');
     return incremental(session, epoch, this.#log);
   }
@@ -115,6 +117,10 @@ export class FetchManager {
       },
     };
   }
+}
+
+function emptyStats(): FetchSessionStats {
+  return { sessionless: 0, full: 0, incremental: 0, sessionIdNotFound: 0, invalidEpoch: 0 };
 }
 
 function sessionless(partitions: readonly FetchPartitionRequest[]): FetchContext {
