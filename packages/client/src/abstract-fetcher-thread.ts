@@ -124,6 +124,8 @@ export abstract class AbstractFetcherThread {
   }
   /** Partitions the source cannot serve (not leader, unknown): they leave this fetcher. */
   protected abstract handlePartitionsWithErrors(states: PartitionFetchState[], errorCode: number): void;
+  /** The source answered a fetch (an incremental answer may list no partition at all). */
+  protected onFetchResponse(): void {}
 
   // ---- loop -------------------------------------------------------------------------------
 
@@ -236,6 +238,7 @@ export abstract class AbstractFetcherThread {
       this.#session.handleError();
       throw err;
     }
+    this.onFetchResponse();
     const usable = this.#session.handleResponse(response);
     const errorCode = response.errorCode ?? ErrorCode.NONE;
     // A session error (evicted, or the broker restarted): the next request is a full fetch, sent at once.

@@ -68,6 +68,11 @@ export class ConsumerFetcherThread extends AbstractFetcherThread {
     await super.shutdown();
   }
 
+  /** With a fetch session an idle leader answers with no partitions: the answer itself shows it is alive. */
+  protected override onFetchResponse(): void {
+    this.#lastAnswerAt = Date.now();
+  }
+
   protected processPartitionData(state: PartitionFetchState, data: FetchablePartitionResponse): number {
     this.#lastAnswerAt = Date.now();
     const info = this.#hooks.info(state.topic, state.partition);
