@@ -11,6 +11,8 @@ export interface ProcessClusterOptions {
   brokers: number;
   zookeepers: number;
   brokerProps?: Record<string, string>;
+  /** Each broker runs its HTTP admin server (GET /metrics) on a free port (`httpPort(id)`). */
+  httpAdmin?: boolean;
 }
 
 export class ProcessCluster {
@@ -30,12 +32,10 @@ export class ProcessCluster {
     const ensemble = await ZooKeeperEnsemble.onFreePorts({ dir: join(dir, 'zk'), size: opts.zookeepers, tickTime: 500, stopGraceMs: 3000 });
     await ensemble.start();
     const cluster = new ProcessCluster(dir, ensemble);
-    const ports = await freePorts(opts.brokers);
+    const ports = await freePorts(opts.brokers * (opts.httpAdmin ? 2 : 1));
     for (let id = 1; id <= opts.brokers; id++) {
-      cluster.brokers.set(
-        id,
-        new BrokerProcess({ brokerId: id, port: ports[id - 1]!, dir: join(dir, `broker-${id}`), zookeeperConnect: ensemble.connectString, props: opts.brokerProps }),
-      );
+      const props = opts.httpAdmin ? { ...opts.brokerProps, 'http.port': String(ports[opts.brokers + id - 1]) } : opts.brokerProps;
+      cluster.brokers.set(id, new BrokerProcess({ brokerId: id, port: ports[id - 1]!, dir: join(dir, `broker-${id}`), zookeeperConnect: ensemble.connectString, props }));
     }
     try {
       await Promise.all([...cluster.brokers.values()].map((b) => b.start()));
@@ -51,6 +51,11 @@ export class ProcessCluster {
 
   broker(id: number): BrokerProcess {
     return this.brokers.get(id)!;
+  }
+
+  /** The HTTP admin port of a broker started with `httpAdmin`. */
+  httpPort(id: number): number {
+    return Number(this.broker(id).opts.props?.['http.port'] ?? -1);
   }
 
   bootstrap(): string {
