@@ -51,7 +51,7 @@ export interface FetchParams {
   maxWaitMs: number;
   minBytes: number;
   maxBytes: number;
-  partitions: FetchPartitionRequest[];
+  partitions: readonly FetchPartitionRequest[];
 }
 
 interface FetchReadResult {

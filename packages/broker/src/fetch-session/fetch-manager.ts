@@ -137,25 +137,27 @@ function sessionError(errorCode: number): FetchContext {
  * request), the answer is INVALID_FETCH_SESSION_EPOCH with the session id, as Kafka does.
  */
 function incremental(session: FetchSession, requestEpoch: number, log: Logger): FetchContext {
-  const partitions = [...session.partitions.values()].map((p) => p.reqData());
+  // The cached partitions are the read requests themselves (no copy per fetch of a large session).
+  const cached = [...session.partitions.values()];
   return {
     kind: 'incremental',
-    partitions,
+    partitions: cached,
     respond: (data) => {
       if (session.epoch !== nextEpoch(requestEpoch)) {
         log.info({ sessionId: session.id, expected: nextEpoch(requestEpoch), actual: session.epoch }, 'fetch session epoch moved during the fetch; possible duplicate request');
         return { errorCode: ErrorCode.INVALID_FETCH_SESSION_EPOCH, sessionId: session.id, partitions: [] };
       }
       const selected: FetchPartitionData[] = [];
-      for (const d of data) {
-        const key = partitionKey(d.topic, d.partition);
-        const cached = session.partitions.get(key);
-        if (!cached || !cached.maybeUpdateResponseData(d, true)) continue;
+      data.forEach((d, i) => {
+        // data[i] answers cached[i] (the replica manager answers in request order).
+        let c: CachedPartition | undefined = cached[i];
+        if (!c || c.partition !== d.partition || c.topic !== d.topic) c = session.partitions.get(partitionKey(d.topic, d.partition));
+        if (!c || !c.maybeUpdateResponseData(d, true)) return;
         selected.push(d);
         // Round-robin: what was just returned goes to the back of the session.
-        session.partitions.delete(key);
-        session.partitions.set(key, cached);
-      }
+        session.partitions.delete(c.key);
+        session.partitions.set(c.key, c);
+      });
       return { errorCode: ErrorCode.NONE, sessionId: session.id, partitions: selected };
     },
   };

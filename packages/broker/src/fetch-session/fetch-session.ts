@@ -20,14 +20,16 @@ export function nextEpoch(epoch: number): number {
  * sent for it, and what the last response told the client (HW, log start), so an incremental response
  * can leave it out when nothing changed.
  */
-export class CachedPartition {
+export class CachedPartition implements FetchPartitionRequest {
   readonly topic: string;
   readonly partition: number;
-  maxBytes: number;
+  readonly key: string;
+  // The request parameters (FetchPartitionRequest's names): an incremental fetch reads with these.
+  partitionMaxBytes: number;
   fetchOffset: number;
   currentLeaderEpoch: number;
   /** The fetcher's own log start offset (followers). */
-  fetcherLogStartOffset: number;
+  logStartOffset: number;
   /** The high watermark last sent; -1 after an error so the partition is sent again when it clears. */
   highWatermark: number;
   /** This broker's log start offset last sent. */
@@ -36,34 +38,19 @@ export class CachedPartition {
   constructor(req: FetchPartitionRequest, resp?: FetchPartitionData) {
     this.topic = req.topic;
     this.partition = req.partition;
-    this.maxBytes = req.partitionMaxBytes;
+    this.key = partitionKey(req.topic, req.partition);
+    this.partitionMaxBytes = req.partitionMaxBytes;
     this.fetchOffset = req.fetchOffset;
     this.currentLeaderEpoch = req.currentLeaderEpoch;
-    this.fetcherLogStartOffset = req.logStartOffset ?? -1;
+    this.logStartOffset = req.logStartOffset ?? -1;
     this.highWatermark = resp?.highWatermark ?? -1;
     this.localLogStartOffset = resp?.logStartOffset ?? -1;
   }
 
-  get key(): string {
-    return partitionKey(this.topic, this.partition);
-  }
-
-  /** The request parameters an incremental fetch implies for this partition. */
-  reqData(): FetchPartitionRequest {
-    return {
-      topic: this.topic,
-      partition: this.partition,
-      fetchOffset: this.fetchOffset,
-      partitionMaxBytes: this.maxBytes,
-      currentLeaderEpoch: this.currentLeaderEpoch,
-      logStartOffset: this.fetcherLogStartOffset,
-    };
-  }
-
   updateRequestParams(req: FetchPartitionRequest): void {
-    this.maxBytes = req.partitionMaxBytes;
+    this.partitionMaxBytes = req.partitionMaxBytes;
     this.fetchOffset = req.fetchOffset;
-    this.fetcherLogStartOffset = req.logStartOffset ?? -1;
+    this.logStartOffset = req.logStartOffset ?? -1;
     this.currentLeaderEpoch = req.currentLeaderEpoch;
   }
 

@@ -37,7 +37,7 @@ export function fetchHandler(s: BrokerServices): ApiHandler<FetchRequest, FetchR
             maxWaitMs: Math.min(req.maxWaitMs, 30_000),
             minBytes: req.minBytes,
             maxBytes: req.maxBytes,
-            partitions: [...context.partitions],
+            partitions: context.partitions,
           });
     const { errorCode, sessionId, partitions: answered } = context.respond(data);
     const byTopic = new Map<string, FetchPartitionData[]>();
