@@ -119,13 +119,18 @@ describe('records, per-replica state and metrics', () => {
     expect(metric(text1, 'gregor_bytes_in_total', { topic: TOPIC }) + metric(text2, 'gregor_bytes_in_total', { topic: TOPIC })).toBeGreaterThan(15 * 10);
     expect(metric(text1, 'gregor_replication_bytes_out_total', { topic: TOPIC }) + metric(text2, 'gregor_replication_bytes_out_total', { topic: TOPIC })).toBeGreaterThan(0);
     expect(metric(text1, 'gregor_bytes_out_total', { topic: TOPIC }) + metric(text2, 'gregor_bytes_out_total', { topic: TOPIC })).toBeGreaterThan(0);
-    // Each broker follows the other's leader with an incremental fetch session (KIP-227).
-    for (const text of [text1, text2]) {
+    // Each broker follows the other's leader with an incremental fetch session (KIP-227): after its full
+    // fetch, the follower's long-polls (replica.fetch.wait.max.ms) are incremental.
+    for (const a of [app, app2]) {
+      const text = await waitFor(async () => {
+        const t = (await a.inject({ method: 'GET', url: '/metrics' })).body;
+        const full = metric(t, 'gregor_fetch_requests_by_session_total', { fetcher: 'follower', kind: 'full' });
+        return full >= 1 && metric(t, 'gregor_fetch_requests_by_session_total', { fetcher: 'follower', kind: 'incremental' }) > full ? t : null;
+      }, 10_000, 'incremental follower fetches');
       expect(metric(text, 'gregor_incremental_fetch_sessions')).toBeGreaterThanOrEqual(1);
       expect(metric(text, 'gregor_incremental_fetch_partitions_cached')).toBeGreaterThanOrEqual(1);
       expect(metric(text, 'gregor_incremental_fetch_session_evictions_total')).toBe(0);
-      const incremental = metric(text, 'gregor_fetch_requests_by_session_total', { fetcher: 'follower', kind: 'incremental' });
-      expect(incremental).toBeGreaterThan(metric(text, 'gregor_fetch_requests_by_session_total', { fetcher: 'follower', kind: 'full' }));
+      expect(metric(text, 'gregor_fetch_requests_by_session_total', { fetcher: 'follower', kind: 'session_id_not_found' })).toBe(0);
     }
   });
 
