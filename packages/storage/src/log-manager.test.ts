@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, ErrorCode, GregorError } from '@gregor/common';
@@ -137,9 +137,11 @@ describe('LogManager', () => {
     for (let i = 0; i < 6; i++) log.appendAsLeader(simpleBatch(2, 100), 0);
     log.highWatermark = log.logEndOffset;
     const hwFile = join(log.dir, '..', HIGH_WATERMARK_CHECKPOINT_FILE);
-    await new Promise((r) => setTimeout(r, 120));
-    expect(log.logStartOffset).toBe(12);
-    expect(readFileSync(hwFile, 'utf8')).toBe('0\n1\nt 0 12\n');
+    // Timers every 20 ms; on a loaded machine a round can take longer, so wait for the outcome.
+    await vi.waitFor(() => {
+      expect(log.logStartOffset).toBe(12);
+      expect(existsSync(hwFile) && readFileSync(hwFile, 'utf8')).toBe('0\n1\nt 0 12\n');
+    }, { timeout: 10_000, interval: 20 });
     m.shutdown();
     expect(() => m.getOrCreateLog('t', 1)).toThrow(GregorError);
   });
