@@ -39,6 +39,10 @@ export function topicConfigNames(): string[] {
   return TOPIC_KEYS.map((k) => k.name);
 }
 
+export function topicConfigKey(name: string): ConfigKey | undefined {
+  return BY_NAME.get(name);
+}
+
 export function topicConfigDocs(): { name: string; type: string; doc: string; supported: boolean }[] {
   return TOPIC_KEYS.map((k) => ({ name: k.name, type: k.type, doc: k.doc, supported: k.supported }));
 }
