@@ -77,6 +77,13 @@ export class ControllerRequestBatch {
     };
   }
 
+  /** LeaderAndIsr v3+ (KIP-455): the replicas an ongoing reassignment adds and removes. */
+  #reassigningReplicas(tp: TopicPartition): { addingReplicas: number[]; removingReplicas: number[] } {
+    const r = this.#ctx.reassignments.get(tpKey(tp.topic, tp.partition));
+    if (!r) return { addingReplicas: [], removingReplicas: [] };
+    return { addingReplicas: r.target.filter((b) => !r.original.includes(b)), removingReplicas: r.original.filter((b) => !r.target.includes(b)) };
+  }
+
   #groupByTopic<T>(tps: TopicPartition[], map: (tp: TopicPartition) => T): { topicName: string; partitionStates: T[] }[] {
     const byTopic = new Map<string, T[]>();
     for (const tp of tps) {
@@ -105,7 +112,11 @@ export class ControllerRequestBatch {
         controllerId: this.#controllerId,
         controllerEpoch: epoch,
         brokerEpoch: Number(this.#ctx.liveBrokers.get(brokerId)?.epoch ?? -1n),
-        topicStates: this.#groupByTopic(tps, (tp) => ({ ...this.#partitionState(tp), isNew: parts.get(tpKey(tp.topic, tp.partition))!.isNew })),
+        topicStates: this.#groupByTopic(tps, (tp) => ({
+          ...this.#partitionState(tp),
+          ...this.#reassigningReplicas(tp),
+          isNew: parts.get(tpKey(tp.topic, tp.partition))!.isNew,
+        })),
         liveLeaders: [...leaders]
           .map((id) => this.#ctx.liveBrokers.get(id))
           .filter((b) => b !== undefined)
