@@ -7,6 +7,7 @@ import { Connection } from '@gregor/client';
 import {
   ApiVersions,
   CompressionType,
+  ControlledShutdown,
   CreateTopics,
   DeleteGroups,
   DeleteTopics,
@@ -227,6 +228,13 @@ describe('Kafka 2.4 versions against a broker', () => {
       { groupId: 'static', errorCode: 0 },
       { groupId: 'never', errorCode: ErrorCode.GROUP_ID_NOT_FOUND },
     ]);
+  });
+
+  it('ControlledShutdown v0 (request header v0, no client id) and v3 (flexible) reach the controller', async () => {
+    // Broker 99 is not live: the controller answers BROKER_NOT_AVAILABLE, in whichever version was asked.
+    for (const version of [0, 3]) {
+      expect(await conn.send(ControlledShutdown, { brokerId: 99, brokerEpoch: -1 }, { version })).toEqual({ errorCode: ErrorCode.BROKER_NOT_AVAILABLE, remainingPartitions: [] });
+    }
   });
 
   it('DeleteTopics v4 deletes a topic', async () => {
