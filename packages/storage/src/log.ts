@@ -243,6 +243,30 @@ export class PartitionLog {
     return null;
   }
 
+  /**
+   * ListOffsets v0 (Kafka's Log.legacyFetchOffsetsBefore): the candidates are each segment's base offset
+   * (at least the log start) stamped with the segment file's last-modified time, then the log end stamped
+   * now if the active segment holds data. latest (-1) starts at the last candidate, earliest (-2) at the
+   * first, any other timestamp at the newest candidate modified at or before it; up to `maxNumOffsets`
+   * offsets are taken walking back from there, newest first.
+   */
+  legacyOffsetsBefore(timestamp: number, maxNumOffsets: number): number[] {
+    this.#checkOpen();
+    const segments = [...this.#segments.values()];
+    const candidates = segments.map((s) => ({ offset: Math.max(s.baseOffset, this.#logStartOffset), modifiedMs: s.lastModified() }));
+    if (segments[segments.length - 1]!.size > 0) candidates.push({ offset: this.#logEndOffset, modifiedMs: this.#time() });
+    let start: number;
+    if (timestamp === -1) start = candidates.length - 1;
+    else if (timestamp === -2) start = 0;
+    else {
+      start = candidates.length - 1;
+      while (start >= 0 && candidates[start]!.modifiedMs > timestamp) start--;
+    }
+    const out: number[] = [];
+    for (let i = start; i >= 0 && out.length < maxNumOffsets; i--) out.push(candidates[i]!.offset);
+    return out.sort((a, b) => b - a);
+  }
+
   /** Drops every offset >= `offset` (a batch holding it goes whole). */
   truncateTo(offset: number): void {
     this.#checkOpen();

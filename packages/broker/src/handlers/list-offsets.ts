@@ -6,14 +6,20 @@ import type { ApiHandler } from '../kafka-apis.js';
 
 const LATEST = -1;
 const EARLIEST = -2;
+const CONSUMER_REPLICA_ID = -1;
+const DEBUGGING_REPLICA_ID = -2;
 
-/** ListOffsets: latest (-1, the high watermark for clients), earliest (-2), or the first offset at or after a timestamp. */
+/**
+ * ListOffsets: latest (-1, the high watermark for clients), earliest (-2), or the first offset at or after a timestamp.
+ * Version 0 answers the old question instead: up to max_num_offsets offsets from before a time (see legacyOffsets).
+ */
 export function listOffsetsHandler(s: BrokerServices): ApiHandler<ListOffsetsRequest, ListOffsetsResponse> {
-  return (req) => ({
+  return (req, ctx) => ({
     throttleTimeMs: 0,
     topics: req.topics.map((t) => ({
       name: t.name,
       partitions: t.partitions.map((p) => {
+        if (ctx.apiVersion === 0) return legacyOffsets(s, req.replicaId, t.name, p.partitionIndex, p.timestamp, p.maxNumOffsets ?? 1);
         try {
           const partition = s.replicaManager.leaderPartitionOrError(t.name, p.partitionIndex);
           if (p.currentLeaderEpoch !== undefined && p.currentLeaderEpoch >= 0 && p.currentLeaderEpoch !== partition.leaderEpoch) {
@@ -40,6 +46,33 @@ export function listOffsetsHandler(s: BrokerServices): ApiHandler<ListOffsetsReq
       }),
     })),
   });
+}
+
+/**
+ * ListOffsets v0 (Kafka's handleListOffsetRequestV0 and Partition.legacyFetchOffsetsForTimestamp): segment
+ * base offsets before `timestamp` (-1 latest, -2 earliest), newest first. A consumer (replica id -1) never
+ * sees past the high watermark: offsets above it are replaced by the high watermark itself. Only the leader
+ * answers, except to a debugging client (-2), which any replica serves.
+ */
+function legacyOffsets(s: BrokerServices, replicaId: number, topic: string, partitionIndex: number, timestamp: number, maxNumOffsets: number) {
+  try {
+    let partition;
+    if (replicaId === DEBUGGING_REPLICA_ID) {
+      partition = s.replicaManager.getPartition(topic, partitionIndex);
+      if (!partition?.log) throw new GregorError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `unknown partition ${topic}-${partitionIndex}`);
+    } else {
+      partition = s.replicaManager.leaderPartitionOrError(topic, partitionIndex);
+    }
+    let offsets = partition.log!.legacyOffsetsBefore(timestamp, maxNumOffsets);
+    if (replicaId === CONSUMER_REPLICA_ID) {
+      const hw = partition.highWatermark;
+      if (offsets.some((o) => o > hw)) offsets = [hw, ...offsets.filter((o) => o <= hw)];
+    }
+    return { partitionIndex, errorCode: ErrorCode.NONE, oldStyleOffsets: offsets, timestamp: -1, offset: -1 };
+  } catch (err) {
+    const code = err instanceof GregorError ? err.code : ErrorCode.UNKNOWN_SERVER_ERROR;
+    return { partitionIndex, errorCode: code, oldStyleOffsets: [], timestamp: -1, offset: -1 };
+  }
 }
 
 /**

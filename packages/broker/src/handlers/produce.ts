@@ -45,6 +45,9 @@ export function produceHandler(s: BrokerServices): ApiHandler<ProduceRequest, Pr
             baseOffset: code === undefined && st && st.errorCode === ErrorCode.NONE ? st.baseOffset : -1,
             logAppendTimeMs: -1,
             logStartOffset: st?.logStartOffset ?? -1,
+            // v8 (KIP-467): gregor's validation does not point at single records yet.
+            recordErrors: [],
+            errorMessage: null,
           };
         }),
       })),
