@@ -22,6 +22,7 @@ import { SyncGroup } from './apis/sync-group/index.js';
 import { DescribeGroups } from './apis/describe-groups/index.js';
 import { ListGroups } from './apis/list-groups/index.js';
 import { DeleteGroups } from './apis/delete-groups/index.js';
+import { InitProducerId } from './apis/init-producer-id/index.js';
 
 export type AnyApiDefinition = ApiDefinition<any, any>;
 
@@ -48,6 +49,7 @@ const API_TABLE: ReadonlyMap<number, AnyApiDefinition> = new Map<number, AnyApiD
     ApiVersions,
     CreateTopics,
     DeleteTopics,
+    InitProducerId,
     OffsetsForLeaderEpoch,
     CreatePartitions,
     DeleteGroups,
@@ -76,6 +78,7 @@ export const ApiKey = {
   ApiVersions: 18,
   CreateTopics: 19,
   DeleteTopics: 20,
+  InitProducerId: 22,
   OffsetsForLeaderEpoch: 23,
   CreatePartitions: 37,
   DeleteGroups: 42,

@@ -41,4 +41,5 @@ export * from './apis/offset-fetch/index.js';
 export * from './apis/describe-groups/index.js';
 export * from './apis/list-groups/index.js';
 export * from './apis/delete-groups/index.js';
+export * from './apis/init-producer-id/index.js';
 export { flattenPartitionStates, groupPartitionStates, type TopicGroup } from './apis/topic-grouping.js';
