@@ -6,6 +6,7 @@ import type { ReplicaManager } from './cluster/replica-manager.js';
 import type { BrokerConfig } from './config/broker-config.js';
 import type { TopicConfigCache } from './config/topic-config-cache.js';
 import type { MetadataCache } from './metadata/metadata-cache.js';
+import type { ProducerIdManager } from './producer/producer-id-manager.js';
 
 /** What request handlers may use: the broker's components, passed explicitly. */
 export interface BrokerServices {
@@ -18,5 +19,6 @@ export interface BrokerServices {
   readonly adminManager: AdminManager;
   readonly topicConfigs: TopicConfigCache;
   readonly groupCoordinator: GroupCoordinator; // group coordinator
+  readonly producerIdManager: ProducerIdManager;
   supportedApis(): { apiKey: number; minVersion: number; maxVersion: number }[];
 }

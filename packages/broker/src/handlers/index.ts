@@ -5,6 +5,7 @@ import {
   CreateTopics,
   DeleteTopics,
   Fetch,
+  InitProducerId,
   LeaderAndIsr,
   ListOffsets,
   Metadata,
@@ -21,6 +22,7 @@ import { createPartitionsHandler } from './create-partitions.js';
 import { createTopicsHandler } from './create-topics.js';
 import { deleteTopicsHandler } from './delete-topics.js';
 import { fetchHandler } from './fetch.js';
+import { initProducerIdHandler } from './init-producer-id.js';
 import { leaderAndIsrHandler } from './leader-and-isr.js';
 import { listOffsetsHandler } from './list-offsets.js';
 import { metadataHandler } from './metadata.js';
@@ -45,5 +47,6 @@ export function registerHandlers(apis: KafkaApis, s: BrokerServices): void {
   apis.register(DeleteTopics, deleteTopicsHandler(s));
   apis.register(OffsetsForLeaderEpoch, offsetsForLeaderEpochHandler(s));
   apis.register(CreatePartitions, createPartitionsHandler(s));
+  apis.register(InitProducerId, initProducerIdHandler(s));
   registerGroupHandlers(apis, s); // group coordinator
 }
