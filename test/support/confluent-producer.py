@@ -3,8 +3,10 @@
 # Usage: confluent-producer.py BOOTSTRAP TOPIC COUNT PREFIX [RATE_PER_SEC] [CONFIG_JSON]
 # Produces values PREFIX-0 .. PREFIX-(COUNT-1) (key = value) and prints one JSON line per delivery report:
 # {"value": ..., "partition": p, "offset": o} when acknowledged, {"value": ..., "error": "..."} when not.
-# The last line is {"done": true, "acked": n, "failed": m}. Exit code 0 only if every record was acknowledged.
+# The last line is {"done": true, "acked": n, "failed": m}. SIGTERM stops producing new values early; whatever
+# was produced is still flushed. Exit code 0 only if every produced record was acknowledged.
 import json
+import signal
 import sys
 import time
 
@@ -26,6 +28,16 @@ config.update(extra)
 producer = Producer(config)
 acked = 0
 failed = 0
+produced = 0
+stopping = False
+
+
+def stop(_signum, _frame):
+    global stopping
+    stopping = True
+
+
+signal.signal(signal.SIGTERM, stop)
 
 
 def report(err, msg):
@@ -41,10 +53,13 @@ def report(err, msg):
 
 started = time.time()
 for i in range(count):
+    if stopping:
+        break
     value = f"{prefix}-{i}"
     while True:
         try:
             producer.produce(topic, key=value, value=value, on_delivery=report)
+            produced += 1
             break
         except BufferError:
             producer.poll(0.05)
@@ -54,5 +69,5 @@ for i in range(count):
         if ahead > 0:
             producer.poll(ahead)
 remaining = producer.flush(600)
-print(json.dumps({"done": True, "acked": acked, "failed": failed, "unflushed": remaining}), flush=True)
-sys.exit(0 if failed == 0 and remaining == 0 and acked == count else 1)
+print(json.dumps({"done": True, "produced": produced, "acked": acked, "failed": failed, "unflushed": remaining}), flush=True)
+sys.exit(0 if failed == 0 and remaining == 0 and acked == produced else 1)

@@ -18,12 +18,14 @@ export interface ConfluentRun {
   failed: { value: string; error: string }[];
   /** Resolves with the exit code once the process ends (after its final flush). */
   done: Promise<{ code: number | null; stderr: string }>;
+  /** SIGTERM: no new values; what was produced is flushed, then the process exits. */
+  stop(): void;
 }
 
 /** Starts an idempotent producer of `count` values `prefix-i`, `ratePerSec` at most (0 = as fast as it can). */
 export function runConfluentProducer(bootstrap: string, topic: string, count: number, prefix: string, ratePerSec = 0, config: Record<string, unknown> = {}, timeoutMs = 300_000): ConfluentRun {
   const child = spawn('/usr/bin/python3', [SCRIPT, bootstrap, topic, String(count), prefix, String(ratePerSec), JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const run: ConfluentRun = { child, acked: [], failed: [], done: Promise.resolve({ code: null, stderr: '' }) };
+  const run: ConfluentRun = { child, acked: [], failed: [], done: Promise.resolve({ code: null, stderr: '' }), stop: () => child.kill('SIGTERM') };
   let pending = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => {
