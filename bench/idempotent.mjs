@@ -143,7 +143,7 @@ const fmt = (xs) => `${Math.round(median(xs)).toLocaleString('en-US')} rec/s [${
 console.log(`gregor single broker, ${N.toLocaleString('en-US')} records of 100 bytes, ${PARTITIONS} partition(s), acks=all, ${ROUNDS} rounds each, alternating`);
 console.log(`  produce  kcat -> gregor, plain               ${fmt(results.plain)}`);
 console.log(`  produce  kcat -> gregor, enable.idempotence  ${fmt(results.idempotent)}`);
-console.log(`  ratio    idempotent / plain                  ${(median(results.idempotent) / median(results.plain)).toFixed(2)}`);
+console.log(`  ratio    idempotent / plain                  ${(median(results.idempotent) / median(results.plain)).toFixed(2)} of the medians; ${median(results.plain.map((p, i) => results.idempotent[i] / p)).toFixed(2)} median of the per-round ratios (the two runs of a round are back to back, so machine load affects them alike)`);
 console.log(`  broker peak RSS                              ${results.brokerPeakRssMB} MB`);
 const fmtB = (xs) => `${Math.round(median(xs)).toLocaleString('en-US')} batches/s [${xs.map((x) => Math.round(x / 1000) + 'k').join(', ')}]`;
 console.log(`  log append (10-record batches), plain       ${fmtB(appends.plain)}`);
