@@ -7,6 +7,7 @@
 // small batches (10 records) into a partition log, with and without a producer id, in this process.
 //
 //   npm run build && node bench/idempotent.mjs      env: N=1000000 ROUNDS=3 PARTITIONS=1 SEGMENT_BYTES=104857600
+//   PLAIN_MAX_IN_FLIGHT=5 gives the plain runs idempotence's in-flight limit (a control: what the limit alone costs).
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ const N = Number(process.env.N ?? 1_000_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const PARTITIONS = Number(process.env.PARTITIONS ?? 1);
 const SEGMENT_BYTES = Number(process.env.SEGMENT_BYTES ?? 100 * 1024 * 1024);
+const PLAIN_MAX_IN_FLIGHT = process.env.PLAIN_MAX_IN_FLIGHT;
 const work = mkdtempSync(join(process.env.SCRATCH ?? tmpdir(), 'gregor-bench-idem-'));
 const { ZooKeeperNode, freePort } = await import(join(root, 'packages/launcher/dist/index.js'));
 const { Admin, KafkaClient } = await import(join(root, 'packages/client/dist/index.js'));
@@ -69,6 +71,7 @@ const produceArgs = (brokers, topic, idempotent) => [
   '-P', '-b', brokers, '-t', topic, '-l',
   '-X', 'linger.ms=5', '-X', 'batch.num.messages=10000', '-X', 'queue.buffering.max.messages=1000000', '-X', 'acks=all',
   '-X', `enable.idempotence=${idempotent}`,
+  ...(!idempotent && PLAIN_MAX_IN_FLIGHT ? ['-X', `max.in.flight=${PLAIN_MAX_IN_FLIGHT}`] : []),
   inputFile,
 ];
 
@@ -141,7 +144,7 @@ for (let round = 0; round < ROUNDS; round++) for (const mode of ['plain', 'idemp
 
 const fmt = (xs) => `${Math.round(median(xs)).toLocaleString('en-US')} rec/s [${xs.map((x) => Math.round(x / 1000) + 'k').join(', ')}]`;
 console.log(`gregor single broker, ${N.toLocaleString('en-US')} records of 100 bytes, ${PARTITIONS} partition(s), acks=all, ${ROUNDS} rounds each, alternating`);
-console.log(`  produce  kcat -> gregor, plain               ${fmt(results.plain)}`);
+console.log(`  produce  kcat -> gregor, plain${PLAIN_MAX_IN_FLIGHT ? ` (max.in.flight=${PLAIN_MAX_IN_FLIGHT})` : ''}               ${fmt(results.plain)}`);
 console.log(`  produce  kcat -> gregor, enable.idempotence  ${fmt(results.idempotent)}`);
 console.log(`  ratio    idempotent / plain                  ${(median(results.idempotent) / median(results.plain)).toFixed(2)} of the medians; ${median(results.plain.map((p, i) => results.idempotent[i] / p)).toFixed(2)} median of the per-round ratios (the two runs of a round are back to back, so machine load affects them alike)`);
 console.log(`  broker peak RSS                              ${results.brokerPeakRssMB} MB`);
