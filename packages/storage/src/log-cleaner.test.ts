@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CompressionType, decodeRecordSet, encodeRecordBatch } from '@gregor/protocol';
 import { LogCleaner } from './log-cleaner.js';
@@ -85,5 +85,64 @@ describe('LogCleaner', () => {
     expect(keys.has('k0')).toBe(false);
     expect(keys.get('k1')).toBeNull();
     expect(keys.get('k2')).toBe('v297');
+  });
+
+  it("keeps idempotent producers' batch headers (id, epoch, sequences), so a replay of the cleaned log dedupes their last batches", () => {
+    const log = openLog();
+    const seq = new Map<number, number>();
+    const produce = (producerId: number, keys: string[]) => {
+      const baseSequence = seq.get(producerId) ?? 0;
+      seq.set(producerId, baseSequence + keys.length);
+      const t = Date.now();
+      const batch = encodeRecordBatch({
+        baseOffset: 0,
+        compression: CompressionType.none,
+        firstTimestamp: t,
+        producerId,
+        producerEpoch: 2,
+        baseSequence,
+        records: keys.map((k) => ({ key: Buffer.from(k), value: Buffer.from(`${producerId}:${k}`), headers: [], timestamp: t })),
+      });
+      log.appendAsLeader(batch, 0);
+      log.highWatermark = log.logEndOffset;
+      return batch;
+    };
+    // Producer 7 writes early and stops (its last batch's keys are overwritten later); producer 8 and plain writes go on.
+    for (let i = 0; i < 20; i++) produce(7, [`a${i % 4}`, `b${i % 3}`]);
+    const lastOf7 = produce(7, ['a0', 'a1', 'a2']);
+    for (let i = 0; i < 150; i++) {
+      if (i % 3 === 0) put(log, `a${i % 4}`, `plain${i}`);
+      else produce(8, [`c${i % 5}`]);
+    }
+    const sequences = () => {
+      const out = new Map<number, string>();
+      let position = log.logStartOffset;
+      while (position < log.logEndOffset) {
+        const { records } = log.read(position, 1 << 20, log.logEndOffset, true);
+        for (const b of decodeRecordSet(records)) {
+          for (const r of b.records) out.set(r.offset, b.producerId < 0 ? 'none' : `${b.producerId}/${b.producerEpoch}/${b.baseSequence + (r.offset - b.baseOffset)}`);
+          position = b.baseOffset + b.lastOffsetDelta + 1;
+        }
+      }
+      return out;
+    };
+    const original = sequences();
+    const expected = new Map([...log.producerState.activeProducers()].map(([id, e]) => [id, { epoch: e.producerEpoch, lastSeq: e.lastSeq, lastOffset: e.lastDataOffset }]));
+    const result = cleaner().clean(log)!;
+    expect(result.recordsAfter).toBeLessThan(result.recordsBefore);
+    // Every kept record still carries its producer, epoch and own sequence number.
+    const kept = sequences();
+    expect(kept.size).toBe(result.recordsAfter + (log.logEndOffset - log.segmentBaseOffsets().at(-1)!));
+    for (const [offset, id] of kept) expect(id).toBe(original.get(offset));
+
+    // Lose every snapshot and reload without a clean shutdown: the state comes from replaying the cleaned log alone.
+    log.close();
+    opened.length = 0;
+    for (const f of readdirSync(join(dir.path, 'kv-0'))) if (f.endsWith('.snapshot')) rmSync(join(dir.path, 'kv-0', f));
+    const again = openLog(false);
+    const rebuilt = new Map([...again.producerState.activeProducers()].map(([id, e]) => [id, { epoch: e.producerEpoch, lastSeq: e.lastSeq, lastOffset: e.lastDataOffset }]));
+    expect(rebuilt).toEqual(expected);
+    const retry = again.appendAsLeader(lastOf7, 0);
+    expect(retry).toMatchObject({ duplicate: true, lastOffset: expected.get(7)!.lastOffset });
   });
 });

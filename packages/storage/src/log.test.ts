@@ -52,7 +52,7 @@ function codeOf(fn: () => unknown): number | undefined {
 describe('PartitionLog append and read', () => {
   it('assigns offsets and the leader epoch without breaking the CRC', () => {
     const log = openLog();
-    expect(log.appendAsLeader(simpleBatch(3), 4)).toEqual({ firstOffset: 0, lastOffset: 2, maxTimestamp: 1_700_000_000_000, logAppendTimeMs: -1 });
+    expect(log.appendAsLeader(simpleBatch(3), 4)).toEqual({ firstOffset: 0, lastOffset: 2, maxTimestamp: 1_700_000_000_000, logAppendTimeMs: -1, duplicate: false });
     const producerBytes = Buffer.concat([simpleBatch(2), simpleBatch(1)]);
     const copy = Buffer.from(producerBytes);
     expect(log.appendAsLeader(producerBytes, 5)).toMatchObject({ firstOffset: 3, lastOffset: 5 });
