@@ -1,8 +1,8 @@
-import { CorruptDataError } from '@gregor/common';
+import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
 import { Reader } from '../primitives/reader.js';
 import { BatchOffsets as O, CompressionType } from './batch-header.js';
 import { forEachBatch, readBatchHeader, validateBatch, type BatchHeader } from './batch-view.js';
-import { compressionCodec } from './compression.js';
+import { compressionCodec, DEFAULT_MAX_DECOMPRESSED_BYTES } from './compression.js';
 import type { DecodedRecord, RecordHeader } from './record.js';
 
 export interface DecodedRecordBatch extends BatchHeader {
@@ -12,6 +12,11 @@ export interface DecodedRecordBatch extends BatchHeader {
 export interface DecodeRecordBatchOptions {
   /** Check the CRC-32C before decoding (default true). */
   verifyCrc?: boolean;
+  /**
+   * The most a compressed batch's records may inflate to (default DEFAULT_MAX_DECOMPRESSED_BYTES, 50 MiB);
+   * past it the batch is a CorruptDataError. Readers pass a bound derived from their batch limits.
+   */
+  maxDecompressedBytes?: number;
 }
 
 function readVarBytes(r: Reader): Buffer | null {
@@ -57,9 +62,10 @@ export function decodeRecordBatch(buf: Buffer, pos = 0, options: DecodeRecordBat
   if (header.compression !== CompressionType.none) {
     const codec = compressionCodec(header.compression);
     try {
-      data = codec.decompress(data);
+      data = codec.decompress(data, options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES);
     } catch (err) {
-      throw new CorruptDataError(`record batch at ${pos} cannot be decompressed: ${(err as Error).message}`, { cause: err });
+      if (err instanceof GregorError && err.code === ErrorCode.UNSUPPORTED_COMPRESSION_TYPE) throw err;
+      throw new CorruptDataError(`record batch at ${pos} (base offset ${header.baseOffset}) cannot be decompressed: ${(err as Error).message}`, { cause: err });
     }
   }
   const r = new Reader(data);
