@@ -1,5 +1,5 @@
-import { decodeRecordSet, type DecodedRecordBatch } from '@gregor/protocol';
-import type { Logger } from '@gregor/common';
+import { DEFAULT_MAX_DECOMPRESSED_BYTES, decodeRecordSet, type DecodedRecordBatch } from '@gregor/protocol';
+import { CorruptDataError, type Logger } from '@gregor/common';
 import type { ChunkQueue } from './chunk-queue.js';
 import { ConsumerTimeoutError, MessageSizeTooLargeError } from './consumer-errors.js';
 import { SHUTDOWN_COMMAND, type FetchedDataChunk } from './fetched-data-chunk.js';
@@ -72,8 +72,14 @@ export class ConsumerIterator implements AsyncIterator<MessageAndMetadata> {
       this.#log.warn({ topic: info.topic, partition: info.partition, consumed: info.consumedOffset, fetchOffset: chunk.fetchOffset }, 'consumed offset is behind the chunk: skipping ahead, messages may be lost');
       info.consumedOffset = chunk.fetchOffset;
     }
+    try {
+      // A batch may inflate to the larger of the fetch size and 50 MiB; past that it is refused, not inflated.
+      this.#batches = decodeRecordSet(chunk.records, { maxDecompressedBytes: Math.max(info.fetchSize, DEFAULT_MAX_DECOMPRESSED_BYTES) });
+    } catch (err) {
+      if (!(err instanceof CorruptDataError)) throw err;
+      throw new CorruptDataError(`${info.topic}-${info.partition} at fetch offset ${chunk.fetchOffset}: ${err.message}`, { cause: err });
+    }
     this.#info = info;
-    this.#batches = decodeRecordSet(chunk.records);
     this.#batchIndex = 0;
     this.#recordIndex = 0;
   }

@@ -1,5 +1,5 @@
 import { type Logger } from '@gregor/common';
-import { Attributes, CompressionType, decodeRecordSet, encodeRecordBatch, type DecodedRecord } from '@gregor/protocol';
+import { Attributes, CompressionType, DEFAULT_MAX_DECOMPRESSED_BYTES, decodeRecordSet, encodeRecordBatch, type CompressionCodec, type DecodedRecord } from '@gregor/protocol';
 import type { PartitionLog } from './log.js';
 
 /** Kafka's `delete.retention.ms` default: tombstones stay readable this long. */
@@ -15,6 +15,8 @@ export interface LogCleanerOptions {
   isCompacted: (topic: string) => boolean;
   /** `delete.retention.ms` of a topic. */
   deleteRetentionMs: (topic: string) => number;
+  /** The most one batch of a topic may inflate to (default 50 MiB); a batch past it fails that log's cleaning. */
+  maxDecompressedBytes?: (topic: string) => number;
   /** How often logs are checked (Kafka's `log.cleaner.backoff.ms` is 15000). */
   intervalMs: number;
   logger: Logger;
@@ -32,16 +34,19 @@ export interface CleanResult {
 interface Kept {
   offset: number;
   record: DecodedRecord;
+  /** The codec of the batch the record came from: its rewritten batch keeps it (as Kafka's cleaner does). */
+  compression: CompressionCodec;
 }
 
 /**
- * One uncompressed batch spanning exactly [baseOffset, lastOffset] holding `kept` at their own offsets (gaps
- * between records are what compaction leaves; the span keeps segments contiguous for recovery).
+ * One batch spanning exactly [baseOffset, lastOffset] holding `kept` at their own offsets (gaps between
+ * records are what compaction leaves; the span keeps segments contiguous for recovery), compressed with
+ * `compression`; a batch left empty is uncompressed, as Kafka writes empty batches.
  */
-export function encodeCompactedBatch(baseOffset: number, lastOffset: number, kept: readonly Kept[], emptyTimestamp: number): Buffer {
+export function encodeCompactedBatch(baseOffset: number, lastOffset: number, kept: readonly Omit<Kept, 'compression'>[], emptyTimestamp: number, compression: CompressionCodec = CompressionType.none): Buffer {
   return encodeRecordBatch({
     baseOffset,
-    compression: CompressionType.none,
+    compression: kept.length > 0 ? compression : CompressionType.none,
     firstTimestamp: kept.length > 0 ? kept[0]!.record.timestamp : emptyTimestamp,
     lastOffsetDelta: lastOffset - baseOffset,
     records: kept.map(({ offset, record }) => ({ key: record.key, value: record.value, headers: record.headers, timestamp: record.timestamp, offsetDelta: offset - baseOffset })),
@@ -92,15 +97,17 @@ export class LogCleaner {
     }
   }
 
-  #readRange(log: PartitionLog, from: number, to: number, onRecord: (offset: number, r: DecodedRecord) => void): number {
+  #readRange(log: PartitionLog, from: number, to: number, onRecord: (offset: number, r: DecodedRecord, compression: CompressionCodec) => void): number {
+    const maxDecompressedBytes = this.#opts.maxDecompressedBytes?.(log.topic) ?? DEFAULT_MAX_DECOMPRESSED_BYTES;
     let position = from;
     let bytes = 0;
     while (position < to) {
       const { records } = log.read(position, READ_CHUNK_BYTES, to, true);
       if (records.length === 0) break;
       bytes += records.length;
-      for (const batch of decodeRecordSet(records)) {
-        if ((batch.attributes & Attributes.control) === 0) for (const r of batch.records) if (r.offset >= from && r.offset < to) onRecord(r.offset, r);
+      for (const batch of decodeRecordSet(records, { maxDecompressedBytes })) {
+        const compression = batch.compression as CompressionCodec;
+        if ((batch.attributes & Attributes.control) === 0) for (const r of batch.records) if (r.offset >= from && r.offset < to) onRecord(r.offset, r, compression);
         position = batch.baseOffset + batch.lastOffsetDelta + 1;
       }
     }
@@ -129,25 +136,28 @@ export class LogCleaner {
     const kept: Kept[] = [];
     let recordsBefore = 0;
     let maxTimestamp = -1;
-    const bytesBefore = this.#readRange(log, start, end, (offset, record) => {
+    const bytesBefore = this.#readRange(log, start, end, (offset, record, compression) => {
       recordsBefore++;
       maxTimestamp = Math.max(maxTimestamp, record.timestamp);
       const key = keyOf(record);
       if (key !== null && latest.get(key) !== offset) return;
       if (record.value === null && now - record.timestamp > retention) return;
-      kept.push({ offset, record });
+      kept.push({ offset, record, compression });
     });
     if (kept.length === recordsBefore) return null;
+    // Runs of kept records from batches of one codec share a batch (at most RECORDS_PER_BATCH records);
+    // each batch spans up to its last record, the last one to the end of the cleaned segments.
     const batches: Buffer[] = [];
     let batchStart = bases[0]!;
-    for (let i = 0; i < kept.length || batches.length === 0; i += RECORDS_PER_BATCH) {
-      const chunk = kept.slice(i, i + RECORDS_PER_BATCH);
-      const isLast = i + RECORDS_PER_BATCH >= kept.length;
-      const batchEnd = isLast ? end - 1 : chunk.at(-1)!.offset;
-      batches.push(encodeCompactedBatch(batchStart, batchEnd, chunk, maxTimestamp));
+    for (let i = 0; i < kept.length; ) {
+      let j = i + 1;
+      while (j < kept.length && j - i < RECORDS_PER_BATCH && kept[j]!.compression === kept[i]!.compression) j++;
+      const batchEnd = j === kept.length ? end - 1 : kept[j - 1]!.offset;
+      batches.push(encodeCompactedBatch(batchStart, batchEnd, kept.slice(i, j), maxTimestamp, kept[i]!.compression));
       batchStart = batchEnd + 1;
-      if (isLast) break;
+      i = j;
     }
+    if (kept.length === 0) batches.push(encodeCompactedBatch(batchStart, end - 1, [], maxTimestamp));
     const records = Buffer.concat(batches);
     log.replaceSegments(cleanable, records);
     const result = { segments: cleanable.length, recordsBefore, recordsAfter: kept.length, bytesBefore, bytesAfter: records.length };
