@@ -8,6 +8,8 @@ need_apt=()
 [ -f /usr/share/java/zookeeper.jar ] || need_apt+=(zookeeper)
 command -v kcat >/dev/null 2>&1 || need_apt+=(kcat)
 command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
+# Debian's python3 with confluent-kafka (librdkafka): the Python consumer group test over compressed topics.
+/usr/bin/python3 -c 'import confluent_kafka' >/dev/null 2>&1 || need_apt+=(python3-confluent-kafka)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "installing ${need_apt[*]} (apt-get)" >&2
