@@ -1,5 +1,5 @@
 import { CorruptDataError, ErrorCode, GregorError, KafkaProtocolError, backoffMs, sleep } from '@gregor/common';
-import { DEFAULT_MAX_DECOMPRESSED_BYTES, Fetch, decodeRecordSet, type DecodedRecordBatch, type FetchResponse, type RecordHeader } from '@gregor/protocol';
+import { DEFAULT_MAX_DECOMPRESSED_BYTES, Fetch, decodeRecordSetPrefix, type FetchResponse, type RecordHeader } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt } from './config.js';
 import { AbortError } from './retry.js';
@@ -126,13 +126,9 @@ export async function fetchFromBroker(
       recordBytes: data.recordSet?.length ?? 0,
     };
     if (data.errorCode !== ErrorCode.NONE || !data.recordSet || data.recordSet.length === 0) return result;
-    let batches: DecodedRecordBatch[];
-    try {
-      batches = decodeRecordSet(data.recordSet, { maxDecompressedBytes: s.maxDecompressedBytes });
-    } catch (err) {
-      if (!(err instanceof CorruptDataError)) throw err;
-      throw new CorruptDataError(`fetch ${topic}-${p.partition} at offset ${p.fetchOffset}: ${err.message}`, { cause: err });
-    }
+    // Records before a batch that cannot be decoded are handed out; the fetch fails once that batch is first.
+    const { batches, error } = decodeRecordSetPrefix(data.recordSet, { maxDecompressedBytes: s.maxDecompressedBytes });
+    if (error && batches.length === 0) throw new CorruptDataError(`fetch ${topic}-${p.partition} at offset ${p.fetchOffset}: ${error.message}`, { cause: error });
     for (const batch of batches) {
       result.nextOffset = Math.max(result.nextOffset, batch.lastOffset + 1);
       if (batch.isControl) continue; // transaction markers are not application records

@@ -82,3 +82,26 @@ export function decodeRecordSet(buf: Buffer, options: DecodeRecordBatchOptions =
   forEachBatch(buf, (_header, position) => void batches.push(decodeRecordBatch(buf, position, options)), { allowPartialTail: true });
   return batches;
 }
+
+/**
+ * Decodes the batches of a record set in order up to the first one that cannot be decoded (corrupt, or
+ * inflating past the cap), as Kafka's consumer hands out the records before a corrupt batch and fails only
+ * when that batch is next. `error` is that batch's CorruptDataError, or null when every batch decoded.
+ */
+export function decodeRecordSetPrefix(buf: Buffer, options: DecodeRecordBatchOptions = {}): { batches: DecodedRecordBatch[]; error: CorruptDataError | null } {
+  const batches: DecodedRecordBatch[] = [];
+  let error: CorruptDataError | null = null;
+  try {
+    forEachBatch(
+      buf,
+      (_header, position) => {
+        batches.push(decodeRecordBatch(buf, position, options));
+      },
+      { allowPartialTail: true },
+    );
+  } catch (err) {
+    if (!(err instanceof CorruptDataError)) throw err;
+    error = err;
+  }
+  return { batches, error };
+}

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadFixture } from '../test-fixtures/load-fixture.js';
 import { BatchOffsets, CompressionType } from './batch-header.js';
 import { forEachBatch, readBatchHeader, setBaseOffset, setPartitionLeaderEpoch, validateBatch } from './batch-view.js';
-import { decodeRecordBatch, decodeRecordSet } from './decode-record-batch.js';
+import { decodeRecordBatch, decodeRecordSet, decodeRecordSetPrefix } from './decode-record-batch.js';
 import { encodeRecordBatch, type RecordBatchInput } from './encode-record-batch.js';
 
 const records = [
@@ -77,6 +77,15 @@ describe('encodeRecordBatch / decodeRecordBatch', () => {
         expect.objectContaining({ code: ErrorCode.CORRUPT_MESSAGE, message: expect.stringContaining('50000-byte decompression limit') }),
       );
     }
+  });
+
+  it('decodeRecordSetPrefix decodes up to the first batch that cannot be decoded and returns its error', () => {
+    const big = { key: null, value: Buffer.alloc(100_000), headers: [], timestamp: 1_700_000_000_000 };
+    const set = Buffer.concat([batch(), batch({ baseOffset: 103, records: [big], compression: CompressionType.lz4 }), batch({ baseOffset: 104 })]);
+    const { batches, error } = decodeRecordSetPrefix(set, { maxDecompressedBytes: 50_000 });
+    expect(batches.map((b) => b.baseOffset)).toEqual([100]);
+    expect(error).toMatchObject({ code: ErrorCode.CORRUPT_MESSAGE, message: expect.stringContaining('base offset 103') });
+    expect(decodeRecordSetPrefix(set).error).toBeNull();
   });
 
   it('gives every record the batch maxTimestamp under LogAppendTime', () => {
