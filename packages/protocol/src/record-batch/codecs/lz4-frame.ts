@@ -69,6 +69,44 @@ function blockMaxSize(bd: number): number {
   return 1 << (8 + 2 * code);
 }
 
+/**
+ * What an LZ4 block inflates to, from its sequences' literal and match lengths (no bytes are copied): the
+ * size is known, and checked, before anything is allocated, and the decoder gets the exact size (lz4-napi
+ * is several times slower when told a larger one).
+ */
+export function lz4BlockOutputSize(block: Buffer): number {
+  const len = block.length;
+  let pos = 0;
+  let out = 0;
+  while (pos < len) {
+    const token = block[pos++]!;
+    let literals = token >>> 4;
+    if (literals === 15) {
+      let b: number;
+      do {
+        if (pos >= len) return -1;
+        b = block[pos++]!;
+        literals += b;
+      } while (b === 255);
+    }
+    pos += literals;
+    out += literals;
+    if (pos >= len) return pos === len ? out : -1; // the last sequence has literals only
+    pos += 2; // match offset
+    let match = token & 0x0f;
+    if (match === 15) {
+      let b: number;
+      do {
+        if (pos >= len) return -1;
+        b = block[pos++]!;
+        match += b;
+      } while (b === 255);
+    }
+    out += match + 4;
+  }
+  return -1;
+}
+
 /** The last WINDOW bytes of the output so far: the dictionary of a dependent block. */
 function window(out: Buffer[]): Buffer {
   const tail: Buffer[] = [];
@@ -117,24 +155,31 @@ export function lz4Decompress(data: Buffer, maxBytes: number, options: Lz4Option
     const size = word & ~INCOMPRESSIBLE;
     if (size > maxBlock) throw corrupt('lz4', `block of ${size} bytes exceeds the frame's ${maxBlock}-byte maximum`);
     if (data.length - pos < size + (blockChecksums ? 4 : 0)) throw corrupt('lz4', `frame truncated in a ${size}-byte block at ${pos - 4}`);
+    const at = pos - 4; // this block's size word
     const block = data.subarray(pos, pos + size);
     pos += size;
     if (blockChecksums) {
-      if (xxhash32(block) !== data.readUInt32LE(pos)) throw corrupt('lz4', `block checksum mismatch at ${pos - size - 4}`);
+      if (xxhash32(block) !== data.readUInt32LE(pos)) throw corrupt('lz4', `block checksum mismatch at ${at}`);
       pos += 4;
     }
     let inflated: Buffer;
     if (stored) inflated = block;
     else {
-      // lz4-napi's block decoder takes the output size up front (a u32 LE prefix): at most the block maximum.
-      const sized = Buffer.allocUnsafe(4 + size);
-      sized.writeUInt32LE(maxBlock, 0);
-      block.copy(sized, 4);
+      const expected = lz4BlockOutputSize(block);
+      if (expected < 0 || expected > maxBlock) throw corrupt('lz4', `invalid block at ${at}: ${expected < 0 ? 'sequences overrun the block' : `inflates to ${expected} bytes, over the ${maxBlock}-byte maximum`}`);
+      if (total + expected > maxBytes) throw inflatesTooFar('lz4', maxBytes);
+      // lz4-napi's block decoder takes the output size as a u32 LE prefix: the block's own size word, just
+      // before it, holds it for the call (no copy of the block), then gets its bytes back.
+      const prefixed = data.subarray(at, at + 4 + size);
+      prefixed.writeUInt32LE(expected, 0);
       try {
-        inflated = lz4.uncompressSync(sized, independent || out.length === 0 ? undefined : window(out));
+        inflated = lz4.uncompressSync(prefixed, independent || out.length === 0 ? undefined : window(out));
       } catch (err) {
-        throw corrupt('lz4', `invalid block at ${pos - size - 4}: ${(err as Error).message}`, err);
+        throw corrupt('lz4', `invalid block at ${at}: ${(err as Error).message}`, err);
+      } finally {
+        prefixed.writeUInt32LE(word, 0);
       }
+      if (inflated.length !== expected) throw corrupt('lz4', `block at ${at} inflated to ${inflated.length} bytes, its sequences say ${expected}`);
     }
     total += inflated.length;
     if (total > maxBytes) throw inflatesTooFar('lz4', maxBytes);
