@@ -52,7 +52,7 @@ function patchApiVersions(frame: Buffer, version: number): void {
 
 /** Splits a byte stream into size-prefixed Kafka frames. */
 function framer(onFrame: (frame: Buffer) => void): (chunk: Buffer) => void {
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   return (chunk) => {
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
     while (pending.length >= 4 && pending.length >= 4 + pending.readInt32BE(0)) {
