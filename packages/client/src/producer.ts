@@ -7,7 +7,13 @@ import { ProducerIdState } from './producer-id-state.js';
 import { retry } from './retry.js';
 
 export type Acks = -1 | 0 | 1;
-export type CompressionName = 'none' | 'gzip';
+/** Kafka's `compression.type` values for a producer. */
+export const COMPRESSION_NAMES = ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const;
+export type CompressionName = (typeof COMPRESSION_NAMES)[number];
+
+export function isCompressionName(name: string): name is CompressionName {
+  return (COMPRESSION_NAMES as readonly string[]).includes(name);
+}
 
 /** Producer settings, named after Kafka's producer configs. */
 export interface ProducerConfig {
@@ -610,6 +616,6 @@ function checkAcks(acks: number): Acks {
 }
 
 function checkCompression(compression: string): CompressionName {
-  if (compression !== 'none' && compression !== 'gzip') throw new ConfigError(`compression must be "none" or "gzip", got "${compression}"`);
+  if (!isCompressionName(compression)) throw new ConfigError(`compression must be one of ${COMPRESSION_NAMES.join(', ')}, got "${compression}"`);
   return compression;
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CompressionType, decodeRecordSet, encodeRecordBatch } from '@gregor/protocol';
+import { CompressionType, decodeRecordSet, encodeRecordBatch, forEachBatch, type CompressionCodec } from '@gregor/protocol';
 import { LogCleaner } from './log-cleaner.js';
 import { PartitionLog } from './log.js';
 import { tempDir, testConfig, testLogger } from './test-batches.js';
@@ -22,10 +22,10 @@ function openLog(hadCleanShutdown = true): PartitionLog {
   return log;
 }
 
-function put(log: PartitionLog, key: string, value: string | null, timestamp = Date.now()): void {
+function put(log: PartitionLog, key: string, value: string | null, timestamp = Date.now(), compression: CompressionCodec = CompressionType.none): void {
   const batch = encodeRecordBatch({
     baseOffset: 0,
-    compression: CompressionType.none,
+    compression,
     firstTimestamp: timestamp,
     records: [{ key: Buffer.from(key), value: value === null ? null : Buffer.from(value), headers: [], timestamp }],
   });
@@ -46,8 +46,23 @@ function readAll(log: PartitionLog): { offset: number; key: string; value: strin
   return out;
 }
 
-const cleaner = (retentionMs = 86_400_000) =>
-  new LogCleaner({ logs: () => opened, isCompacted: () => true, deleteRetentionMs: () => retentionMs, intervalMs: 1000, logger: testLogger() });
+const cleaner = (retentionMs = 86_400_000, maxDecompressedBytes?: number) =>
+  new LogCleaner({
+    logs: () => opened,
+    isCompacted: () => true,
+    deleteRetentionMs: () => retentionMs,
+    intervalMs: 1000,
+    logger: testLogger(),
+    ...(maxDecompressedBytes !== undefined ? { maxDecompressedBytes: () => maxDecompressedBytes } : {}),
+  });
+
+/** The codec of every batch below `end`, as stored. */
+function codecsBelow(log: PartitionLog, end: number): number[] {
+  const { records } = log.read(log.logStartOffset, 1 << 24, end, true);
+  const codecs: number[] = [];
+  forEachBatch(records, (h) => void codecs.push(h.compression));
+  return codecs;
+}
 
 describe('LogCleaner', () => {
   it('keeps the latest value of each key, at its own offset, and the log stays readable after a restart', () => {
@@ -144,5 +159,49 @@ describe('LogCleaner', () => {
     expect(rebuilt).toEqual(expected);
     const retry = again.appendAsLeader(lastOf7, 0);
     expect(retry).toMatchObject({ duplicate: true, lastOffset: expected.get(7)!.lastOffset });
+  it.each([
+    ['gzip', CompressionType.gzip],
+    ['snappy', CompressionType.snappy],
+    ['lz4', CompressionType.lz4],
+    ['zstd', CompressionType.zstd],
+  ] as const)('reads %s batches and rewrites them with the same codec', (_name, compression) => {
+    const log = openLog();
+    // Keys u* are last written early, so their latest records stay in the cleaned segments.
+    for (let i = 0; i < 400; i++) put(log, i < 200 ? `u${i % 50}` : `k${i % 10}`, `v${i}-${'x'.repeat(40)}`, Date.now(), compression);
+    const before = readAll(log);
+    const result = cleaner().clean(log)!;
+    expect(result.recordsAfter).toBeLessThan(result.recordsBefore);
+    const active = log.segmentBaseOffsets().at(-1)!;
+    expect(readAll(log).filter((r) => r.offset < active).length).toBeGreaterThan(0);
+    expect(new Set(codecsBelow(log, active))).toEqual(new Set([compression]));
+    const latest = new Map(before.map((r) => [r.key, r.value]));
+    expect(new Map(readAll(log).map((r) => [r.key, r.value]))).toEqual(latest);
+  });
+
+  it('keeps each record in a batch of its source batch codec when codecs are mixed', () => {
+    const log = openLog();
+    const codecs = [CompressionType.zstd, CompressionType.snappy, CompressionType.none];
+    for (let i = 0; i < 300; i++) put(log, `k${i}`, `v${i}`, Date.now(), codecs[Math.floor(i / 100)]!);
+    for (let i = 0; i < 300; i += 2) put(log, `k${i}`, `w${i}`, Date.now(), CompressionType.lz4); // every other key rewritten
+    cleaner().clean(log);
+    const { records } = log.read(0, 1 << 24, log.segmentBaseOffsets().at(-1)!, true);
+    for (const batch of decodeRecordSet(records)) {
+      for (const r of batch.records) {
+        const expected = r.offset >= 300 ? CompressionType.lz4 : codecs[Math.floor(r.offset / 100)];
+        expect(batch.compression, `offset ${r.offset}`).toBe(expected);
+      }
+    }
+  });
+
+  it('refuses a batch inflating past maxDecompressedBytes: that pass fails, the log is untouched', () => {
+    const log = openLog();
+    for (let i = 0; i < 100; i++) put(log, `k${i % 10}`, `v${i}`);
+    const bomb = encodeRecordBatch({ baseOffset: 0, compression: CompressionType.zstd, firstTimestamp: 1, records: [{ key: Buffer.from('k0'), value: Buffer.alloc(8 << 20), headers: [], timestamp: 1 }] });
+    log.appendAsLeader(bomb, 0);
+    log.highWatermark = log.logEndOffset;
+    for (let i = 0; i < 300; i++) put(log, `k${i % 10}`, `v${i}`);
+    const before = readAll(log);
+    expect(() => cleaner(86_400_000, 1 << 20).clean(log)).toThrow(expect.objectContaining({ code: 2, message: expect.stringContaining('1048576-byte decompression limit') }));
+    expect(readAll(log)).toEqual(before);
   });
 });

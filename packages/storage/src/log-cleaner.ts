@@ -1,5 +1,14 @@
 import { type Logger } from '@gregor/common';
-import { Attributes, CompressionType, decodeRecordSet, encodeRecordBatch, type DecodedRecord, type DecodedRecordBatch } from '@gregor/protocol';
+import {
+  Attributes,
+  CompressionType,
+  DEFAULT_MAX_DECOMPRESSED_BYTES,
+  decodeRecordSet,
+  encodeRecordBatch,
+  type CompressionCodec,
+  type DecodedRecord,
+  type DecodedRecordBatch,
+} from '@gregor/protocol';
 import type { PartitionLog } from './log.js';
 
 /** Kafka's `delete.retention.ms` default: tombstones stay readable this long. */
@@ -15,6 +24,8 @@ export interface LogCleanerOptions {
   isCompacted: (topic: string) => boolean;
   /** `delete.retention.ms` of a topic. */
   deleteRetentionMs: (topic: string) => number;
+  /** The most one batch of a topic may inflate to (default 50 MiB); a batch past it fails that log's cleaning. */
+  maxDecompressedBytes?: (topic: string) => number;
   /** How often logs are checked (Kafka's `log.cleaner.backoff.ms` is 15000). */
   intervalMs: number;
   logger: Logger;
@@ -32,6 +43,8 @@ export interface CleanResult {
 interface Kept {
   offset: number;
   record: DecodedRecord;
+  /** The codec of the batch the record came from: its rewritten batch keeps it (as Kafka's cleaner does). */
+  compression: CompressionCodec;
 }
 
 /** An idempotent producer's identity in a rewritten batch: its id, epoch and the batch's first sequence. */
@@ -44,16 +57,24 @@ export interface CompactedProducer {
 /** What compaction keeps, in offset order: a record without producer id, or an idempotent producer's batch. */
 type KeptUnit =
   | { kind: 'record'; kept: Kept }
-  | { kind: 'producer-batch'; baseOffset: number; lastOffset: number; producer: CompactedProducer; kept: Kept[] };
+  | { kind: 'producer-batch'; baseOffset: number; lastOffset: number; producer: CompactedProducer; compression: CompressionCodec; kept: Kept[] };
 
 /**
- * One uncompressed batch spanning exactly [baseOffset, lastOffset] holding `kept` at their own offsets (gaps
- * between records are what compaction leaves; the span keeps segments contiguous for recovery).
+ * One batch spanning exactly [baseOffset, lastOffset] holding `kept` at their own offsets (gaps between
+ * records are what compaction leaves; the span keeps segments contiguous for recovery), compressed with
+ * `compression`; a batch left empty is uncompressed, as Kafka writes empty batches.
  */
-export function encodeCompactedBatch(baseOffset: number, lastOffset: number, kept: readonly Kept[], emptyTimestamp: number, producer?: CompactedProducer): Buffer {
+export function encodeCompactedBatch(
+  baseOffset: number,
+  lastOffset: number,
+  kept: readonly Omit<Kept, 'compression'>[],
+  emptyTimestamp: number,
+  compression: CompressionCodec = CompressionType.none,
+  producer?: CompactedProducer,
+): Buffer {
   return encodeRecordBatch({
     baseOffset,
-    compression: CompressionType.none,
+    compression: kept.length > 0 ? compression : CompressionType.none,
     firstTimestamp: kept.length > 0 ? kept[0]!.record.timestamp : emptyTimestamp,
     ...(producer ?? {}),
     lastOffsetDelta: lastOffset - baseOffset,
@@ -73,11 +94,14 @@ function layOutCompactedBatches(units: readonly KeptUnit[], start: number, end: 
   let cursor = start;
   let plain: Kept[] = [];
   const coverUpTo = (gapEnd: number) => {
-    for (let i = 0; i < plain.length; i += RECORDS_PER_BATCH) {
-      const chunk = plain.slice(i, i + RECORDS_PER_BATCH);
-      const batchEnd = i + RECORDS_PER_BATCH >= plain.length ? gapEnd - 1 : chunk.at(-1)!.offset;
-      out.push(encodeCompactedBatch(cursor, batchEnd, chunk, emptyTimestamp));
+    // Runs of records from batches of one codec share a batch of at most RECORDS_PER_BATCH records.
+    for (let i = 0; i < plain.length; ) {
+      let j = i + 1;
+      while (j < plain.length && j - i < RECORDS_PER_BATCH && plain[j]!.compression === plain[i]!.compression) j++;
+      const batchEnd = j === plain.length ? gapEnd - 1 : plain[j - 1]!.offset;
+      out.push(encodeCompactedBatch(cursor, batchEnd, plain.slice(i, j), emptyTimestamp, plain[i]!.compression));
       cursor = batchEnd + 1;
+      i = j;
     }
     plain = [];
     if (cursor < gapEnd) out.push(encodeCompactedBatch(cursor, gapEnd - 1, [], emptyTimestamp));
@@ -92,7 +116,7 @@ function layOutCompactedBatches(units: readonly KeptUnit[], start: number, end: 
     }
     if (u.kept.length === 0 && lastOfProducer.get(u.producer.producerId) !== u) continue;
     coverUpTo(u.baseOffset);
-    out.push(encodeCompactedBatch(u.baseOffset, u.lastOffset, u.kept, emptyTimestamp, u.producer));
+    out.push(encodeCompactedBatch(u.baseOffset, u.lastOffset, u.kept, emptyTimestamp, u.compression, u.producer));
     cursor = u.lastOffset + 1;
   }
   coverUpTo(end);
@@ -144,13 +168,14 @@ export class LogCleaner {
   }
 
   #readRange(log: PartitionLog, from: number, to: number, onRecord: (offset: number, r: DecodedRecord, batch: DecodedRecordBatch) => void): number {
+    const maxDecompressedBytes = this.#opts.maxDecompressedBytes?.(log.topic) ?? DEFAULT_MAX_DECOMPRESSED_BYTES;
     let position = from;
     let bytes = 0;
     while (position < to) {
       const { records } = log.read(position, READ_CHUNK_BYTES, to, true);
       if (records.length === 0) break;
       bytes += records.length;
-      for (const batch of decodeRecordSet(records)) {
+      for (const batch of decodeRecordSet(records, { maxDecompressedBytes })) {
         if ((batch.attributes & Attributes.control) === 0) for (const r of batch.records) if (r.offset >= from && r.offset < to) onRecord(r.offset, r, batch);
         position = batch.baseOffset + batch.lastOffsetDelta + 1;
       }
@@ -182,20 +207,21 @@ export class LogCleaner {
     let recordsBefore = 0;
     let maxTimestamp = -1;
     const bytesBefore = this.#readRange(log, start, end, (offset, record, batch) => {
+      const compression = batch.compression as CompressionCodec;
       recordsBefore++;
       maxTimestamp = Math.max(maxTimestamp, record.timestamp);
       // Idempotent producers' batches are kept as units (even emptied), so their sequences survive compaction.
       let unit = units.at(-1);
       if (batch.producerId >= 0 && !(unit?.kind === 'producer-batch' && unit.baseOffset === batch.baseOffset)) {
         const producer = { producerId: batch.producerId, producerEpoch: batch.producerEpoch, baseSequence: batch.baseSequence };
-        units.push((unit = { kind: 'producer-batch', baseOffset: batch.baseOffset, lastOffset: batch.baseOffset + batch.lastOffsetDelta, producer, kept: [] }));
+        units.push((unit = { kind: 'producer-batch', baseOffset: batch.baseOffset, lastOffset: batch.baseOffset + batch.lastOffsetDelta, producer, compression, kept: [] }));
       }
       const key = keyOf(record);
       if (key !== null && latest.get(key) !== offset) return;
       if (record.value === null && now - record.timestamp > retention) return;
       recordsAfter++;
-      if (batch.producerId >= 0 && unit?.kind === 'producer-batch') unit.kept.push({ offset, record });
-      else units.push({ kind: 'record', kept: { offset, record } });
+      if (batch.producerId >= 0 && unit?.kind === 'producer-batch') unit.kept.push({ offset, record, compression });
+      else units.push({ kind: 'record', kept: { offset, record, compression } });
     });
     if (recordsAfter === recordsBefore) return null;
     const records = Buffer.concat(layOutCompactedBatches(units, bases[0]!, end, maxTimestamp));

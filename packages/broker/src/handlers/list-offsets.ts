@@ -1,5 +1,5 @@
 import { ErrorCode, GregorError } from '@gregor/common';
-import { decodeRecordBatch, type ListOffsetsRequest, type ListOffsetsResponse } from '@gregor/protocol';
+import { DEFAULT_MAX_DECOMPRESSED_BYTES, decodeRecordBatch, type ListOffsetsRequest, type ListOffsetsResponse } from '@gregor/protocol';
 import type { PartitionLog } from '@gregor/storage';
 import type { BrokerServices } from '../broker-services.js';
 import type { ApiHandler } from '../kafka-apis.js';
@@ -33,7 +33,7 @@ export function listOffsetsHandler(s: BrokerServices): ApiHandler<ListOffsetsReq
           if (p.timestamp === LATEST) offset = isReplica ? log.logEndOffset : partition.highWatermark;
           else if (p.timestamp === EARLIEST) offset = log.logStartOffset;
           else {
-            const found = firstRecordAtOrAfter(log, p.timestamp);
+            const found = firstRecordAtOrAfter(log, p.timestamp, Math.max(s.topicConfigs.get(t.name).maxMessageBytes, DEFAULT_MAX_DECOMPRESSED_BYTES));
             const visible = found && (isReplica || found.offset < partition.highWatermark) ? found : null;
             offset = visible ? visible.offset : -1;
             timestamp = visible ? visible.timestamp : -1;
@@ -77,18 +77,14 @@ function legacyOffsets(s: BrokerServices, replicaId: number, topic: string, part
 
 /**
  * The first record whose timestamp is >= `timestamp`, as Kafka answers: the time index finds the
- * batch, then the batch is decoded (decompressed if needed) to find the record inside it.
+ * batch, then the batch is decoded (decompressed if needed, at most to `maxDecompressedBytes`) to find
+ * the record inside it. A batch that cannot be decoded answers CORRUPT_MESSAGE, as Kafka does.
  */
-function firstRecordAtOrAfter(log: PartitionLog, timestamp: number): { offset: number; timestamp: number } | null {
+function firstRecordAtOrAfter(log: PartitionLog, timestamp: number, maxDecompressedBytes: number): { offset: number; timestamp: number } | null {
   const batch = log.offsetForTimestamp(timestamp);
   if (!batch) return null;
-  try {
-    const { records } = log.read(batch.offset, 1, log.logEndOffset, true);
-    const decoded = decodeRecordBatch(records, 0, { verifyCrc: false });
-    const record = decoded.records.find((r) => r.timestamp >= timestamp && r.offset >= batch.offset);
-    if (record) return { offset: record.offset, timestamp: record.timestamp };
-  } catch {
-    // A codec we cannot decode (snappy, lz4, zstd): the batch's first offset is the best answer.
-  }
-  return batch;
+  const { records } = log.read(batch.offset, 1, log.logEndOffset, true);
+  const decoded = decodeRecordBatch(records, 0, { verifyCrc: false, maxDecompressedBytes });
+  const record = decoded.records.find((r) => r.timestamp >= timestamp && r.offset >= batch.offset);
+  return record ? { offset: record.offset, timestamp: record.timestamp } : batch;
 }
