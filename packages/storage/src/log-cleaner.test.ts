@@ -159,6 +159,8 @@ describe('LogCleaner', () => {
     expect(rebuilt).toEqual(expected);
     const retry = again.appendAsLeader(lastOf7, 0);
     expect(retry).toMatchObject({ duplicate: true, lastOffset: expected.get(7)!.lastOffset });
+  });
+
   it.each([
     ['gzip', CompressionType.gzip],
     ['snappy', CompressionType.snappy],
