@@ -142,6 +142,71 @@ describe('fetch sessions on one broker', () => {
     }
   });
 
+  it('every Fetch version from 7 (the first with sessions) to the highest served keeps a session: full, incremental news only, add/forget, stale epoch, close', async () => {
+    const conn = new Connection({ host: '127.0.0.1', port: broker.port, requestTimeoutMs: 10_000 });
+    await conn.connect();
+    const versions = [...Fetch.versions.keys()].filter((v) => v >= 7);
+    expect(versions).toContain(11); // Kafka 2.4.1's highest Fetch
+    try {
+      for (const version of versions) {
+        const fetch = (sessionId: number, sessionEpoch: number, offsets: [number, number][], forgotten: number[] = []) =>
+          conn.send(
+            Fetch,
+            {
+              replicaId: -1,
+              maxWaitMs: 0,
+              minBytes: 1,
+              maxBytes: 10 << 20,
+              isolationLevel: 0,
+              sessionId,
+              sessionEpoch,
+              topics: offsets.length === 0 ? [] : [{ topic: TOPIC, partitions: offsets.map(([partition, fetchOffset]) => ({ partition, fetchOffset, partitionMaxBytes: 1 << 20, currentLeaderEpoch: -1, logStartOffset: -1 })) }],
+              forgottenTopicsData: forgotten.length === 0 ? [] : [{ topic: TOPIC, partitions: forgotten }],
+              rackId: '',
+            },
+            { version, timeoutMs: 20_000 },
+          );
+        const where = `Fetch v${version}`;
+        const full = await fetch(0, 0, [0, 1, 2, 3, 4].map((p): [number, number] => [p, 0]));
+        expect(full.errorCode, where).toBe(0);
+        expect(full.sessionId, where).toBeGreaterThan(0);
+        expect(answered(full), where).toEqual([0, 1, 2, 3, 4]);
+        const id = full.sessionId!;
+        const hw = new Map(full.responses[0]!.partitionResponses.map((p) => [p.partition, p.highWatermark]));
+        expect(cache().get(id)?.size, where).toBe(5);
+
+        // Caught up on all five: an empty answer on the same session.
+        expect(await fetch(id, 1, [...hw].map(([p, o]): [number, number] => [p, o])), where).toMatchObject({ errorCode: 0, sessionId: id, responses: [] });
+
+        // One new record on partition 2: an incremental fetch naming no partition answers only 2, with it.
+        const key = `k2-v${version}`;
+        await new Producer(client, { acks: 1 }).send({ topic: TOPIC, messages: [{ key, value: where, partition: 2 }] });
+        produced.get(2)!.push(`${key}=${where}`);
+        const news = await fetch(id, 2, []);
+        expect(news.sessionId, where).toBe(id);
+        expect(answered(news), where).toEqual([2]);
+        const p2 = news.responses[0]!.partitionResponses[0]!;
+        expect(p2.highWatermark, where).toBe(hw.get(2)! + 1);
+        expect(p2.recordSet!.length, where).toBeGreaterThan(0);
+
+        // Partition 2 moves on, 5 joins (answered: new to the session), 0 is forgotten.
+        const changed = await fetch(id, 3, [[2, hw.get(2)! + 1], [5, 0]], [0]);
+        expect(changed.sessionId, where).toBe(id);
+        expect(answered(changed), where).toEqual([5]);
+        const hw5 = changed.responses[0]!.partitionResponses[0]!.highWatermark;
+        expect(cache().get(id)?.size, where).toBe(5);
+
+        // Epoch 3 again is stale; epoch 4 moves 5 to its end (nothing to answer); (id, -1) closes the session.
+        expect(await fetch(id, 3, []), where).toMatchObject({ errorCode: ErrorCode.INVALID_FETCH_SESSION_EPOCH, sessionId: 0, responses: [] });
+        expect(await fetch(id, 4, [[5, hw5]]), where).toMatchObject({ errorCode: 0, sessionId: id, responses: [] });
+        expect(await fetch(id, -1, []), where).toMatchObject({ errorCode: 0, sessionId: 0, responses: [] });
+        expect(cache().get(id), where).toBeUndefined();
+      }
+    } finally {
+      await conn.close();
+    }
+  });
+
   it("gregor's Consumer reads 60 partitions byte-exact over one incremental session while records keep arriving, then closes the session", async () => {
     const before = { ...stats() };
     const consumer = new Consumer(client, { maxWaitMs: 200 });
@@ -181,8 +246,11 @@ describe('fetch sessions on one broker', () => {
   it('kcat (librdkafka 2.0.2) and kafkajs 2.2.4 are sessionless: every record of the 60 partitions arrives byte-exact, and no session is created', async () => {
     const before = { ...stats() };
     const sessionsBefore = cache().size;
-    const c = await kcat(['-b', broker.bootstrap, '-C', '-t', TOPIC, '-o', 'beginning', '-e', '-q', '-f', '%p\t%o\t%k=%s\n'], undefined, 120_000);
-    expect(c.code, c.stderr).toBe(0);
+    // debug=protocol (without -q, which silences it) logs each request's version: librdkafka fetches at v11 and
+    // still sends session 0, epoch -1.
+    const c = await kcat(['-b', broker.bootstrap, '-C', '-t', TOPIC, '-o', 'beginning', '-e', '-X', 'debug=protocol', '-f', '%p\t%o\t%k=%s\n'], undefined, 120_000);
+    expect(c.code, c.stderr.slice(-2000)).toBe(0);
+    expect(c.stderr).toMatch(/Sent FetchRequest \(v11,/);
     const byPartition = new Map<number, string[]>();
     for (const line of c.stdout.toString().split('\n')) {
       if (line === '') continue;
@@ -200,6 +268,10 @@ describe('fetch sessions on one broker', () => {
 
     const kafka = new Kafka({ clientId: 'sessions-it', brokers: [broker.bootstrap], logLevel: logLevel.NOTHING });
     const consumer = kafka.consumer({ groupId: 'sessions-kafkajs', maxWaitTimeInMs: 200 });
+    const fetchVersions = new Set<number>();
+    consumer.on(consumer.events.REQUEST, (e) => {
+      if (e.payload.apiName === 'Fetch') fetchVersions.add(e.payload.apiVersion);
+    });
     await consumer.connect();
     const got = new Map<number, string[]>();
     let count = 0;
@@ -226,6 +298,7 @@ describe('fetch sessions on one broker', () => {
       await consumer.disconnect();
     }
     for (let p = 0; p < PARTITIONS; p++) expect(got.get(p) ?? []).toEqual(produced.get(p));
+    expect([...fetchVersions]).toEqual([11]); // kafkajs's highest Fetch, sessionless too
     const after = stats();
     expect(after.sessionless).toBeGreaterThan(afterKcat.sessionless);
     expect(after.full).toBe(before.full);
