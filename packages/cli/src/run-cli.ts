@@ -1,4 +1,4 @@
-import { ConfigError, GregorError, TimeoutError } from '@gregor/common';
+import { closestName, ConfigError, GregorError, TimeoutError } from '@gregor/common';
 import { brokerCommand } from './commands/broker.js';
 import { clusterCommand } from './commands/cluster.js';
 import { consumeCommand } from './commands/consume.js';
@@ -50,7 +50,7 @@ export async function runCli(argv: string[]): Promise<number> {
   if (name === '--version' || name === '-V') return COMMANDS['version']!([]);
   const command = COMMANDS[name];
   if (!command) {
-    console.error(`gregor: unknown command "${name}"\n\n${mainUsage}`);
+    console.error(`gregor: unknown command "${name}"${commandHint(name)}\n\n${mainUsage}`);
     return 2;
   }
   try {
@@ -68,6 +68,27 @@ export async function runCli(argv: string[]): Promise<number> {
     if (process.env['GREGOR_DEBUG'] && error instanceof Error) console.error(error.stack);
     return 1;
   }
+}
+
+/** Kafka's script names, for users who type them: kafka-topics.sh is `gregor topics`. */
+const KAFKA_SCRIPTS: Record<string, string> = {
+  'kafka-topics': 'topics',
+  'kafka-consumer-groups': 'groups',
+  'kafka-configs': 'configs',
+  'kafka-reassign-partitions': 'reassign',
+  'kafka-leader-election': 'elect-leaders',
+  'kafka-preferred-replica-election': 'elect-leaders',
+  'kafka-delete-records': 'delete-records',
+  'kafka-console-producer': 'produce',
+  'kafka-console-consumer': 'consume',
+  'kafka-server-start': 'broker',
+};
+
+function commandHint(name: string): string {
+  const script = KAFKA_SCRIPTS[name.replace(/\.sh$/, '')];
+  if (script) return ` (kafka's ${name} is \`gregor ${script}\`)`;
+  const near = closestName(name, Object.keys(COMMANDS));
+  return near ? ` (did you mean "${near}"?)` : '';
 }
 
 function describeError(error: unknown): string {

@@ -46,7 +46,7 @@ const OPTIONS = {
 const NODE_ACTIONS = new Set(['start', 'stop', 'kill', 'pause', 'resume']);
 
 export async function clusterCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), clusterUsage);
+  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), clusterUsage, OPTIONS);
   if (values.help) {
     console.log(clusterUsage);
     return 0;

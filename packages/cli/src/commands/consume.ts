@@ -93,7 +93,7 @@ export function formatRecord(r: ConsumedRecord, format: 'text' | 'json', printKe
 }
 
 export async function consumeCommand(argv: string[], output: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), consumeUsage);
+  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), consumeUsage, OPTIONS);
   if (values.help) {
     console.log(consumeUsage);
     return 0;

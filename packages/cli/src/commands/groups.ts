@@ -24,7 +24,7 @@ const OPTIONS = {
 } as const;
 
 export async function groupsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), groupsUsage);
+  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), groupsUsage, OPTIONS);
   if (values.help) {
     console.log(groupsUsage);
     return 0;

@@ -52,7 +52,7 @@ export function parseAcks(value: string | undefined): Acks {
 }
 
 export async function produceCommand(argv: string[], input: NodeJS.ReadableStream = process.stdin): Promise<number> {
-  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), produceUsage);
+  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), produceUsage, OPTIONS);
   if (values.help) {
     console.log(produceUsage);
     return 0;
