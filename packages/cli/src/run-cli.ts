@@ -1,6 +1,7 @@
 import { closestName, ConfigError, GregorError, TimeoutError } from '@gregor/common';
 import { brokerCommand } from './commands/broker.js';
 import { clusterCommand } from './commands/cluster.js';
+import { configsCommand } from './commands/configs.js';
 import { consumeCommand } from './commands/consume.js';
 import { consumerServiceCommand } from './commands/consumer-service.js';
 import { groupsCommand } from './commands/groups.js';
@@ -14,10 +15,11 @@ export const mainUsage = `gregor <command> [options]     (gregor <command> --hel
 Commands:
   broker    run one broker in the foreground (--config server.properties)
   cluster   a local cluster: up [--detach] | down | status | start|stop|kill <node>
-  topics    create | list | describe | delete
-  produce   send the lines of stdin to a topic
-  consume   print the records of a topic (--group G --zookeeper ...: as a group member)
-  groups    consumer groups: list | describe G (members, owners, offsets, lag)
+  topics    create | list | describe | alter | delete (or kafka-topics' --create, --list, ...)
+  produce   send the lines of stdin to a topic (keys, headers, compression)
+  consume   print the records of a topic (--group G: as a member of a consumer group)
+  groups    consumer groups of both kinds: list | describe | delete | reset-offsets
+  configs   topic and broker configs: describe | alter (like kafka-configs)
   consumer-service  a long-running group consumer with an HTTP status API (--config file)
   version   print the version`;
 
@@ -28,6 +30,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   produce: (argv) => produceCommand(argv),
   consume: (argv) => consumeCommand(argv),
   groups: groupsCommand,
+  configs: configsCommand,
   'consumer-service': consumerServiceCommand,
   version: async (argv) => {
     if (argv.includes('--help') || argv.includes('-h')) {

@@ -1,6 +1,6 @@
 import { ErrorCode, GregorError, KafkaProtocolError, TimeoutError, errorName, sleep } from '@gregor/common';
 import { CreatePartitions, CreateTopics, DeleteTopics } from '@gregor/protocol';
-import type { KafkaClient, TopicMetadata } from './cluster.js';
+import type { ClusterMetadata, KafkaClient, TopicMetadata } from './cluster.js';
 import { alterConfigs, describeConfigs, incrementalAlterConfigs, type AlterConfigsResult, type ConfigDescription, type ConfigOperation, type ConfigResource } from './admin-configs.js';
 import { deleteGroups, describeGroups, fetchOffsets, listGroups, resetOffsets, type GroupDescription, type GroupListing, type GroupOffset, type GroupResult } from './admin-groups.js';
 import {
@@ -152,6 +152,12 @@ export class Admin {
       { ...this.#client.retryOptions, onRetry: () => this.#client.refreshMetadata([]).then(() => undefined, () => undefined) },
     );
     return names.map((n) => results.get(n) ?? topicResult(n, ErrorCode.UNKNOWN_SERVER_ERROR, 'no result in the response'));
+  }
+
+  /** The cluster as Metadata shows it: id, controller and live brokers (AdminClient.describeCluster). */
+  async describeCluster(): Promise<Pick<ClusterMetadata, 'clusterId' | 'controllerId' | 'brokers'>> {
+    const { clusterId, controllerId, brokers } = await this.#client.refreshMetadata([]);
+    return { clusterId, controllerId, brokers: [...brokers].sort((a, b) => a.nodeId - b.nodeId) };
   }
 
   /** Names of all topics in the cluster. */
