@@ -28,7 +28,8 @@ describe('runCli exit codes', () => {
     expect(await runCli(['consume', '--topic', 't', '--offset', '5'])).toBe(2);
     expect(errors.at(-1)).toContain('--offset N needs --partition');
     expect(await runCli(['consume', '--topic', 't', '--from-beginning', '--offset', 'latest'])).toBe(2);
-    expect(await runCli(['consume', '--topic', 't', '--group', 'g'])).toBe(2);
+    expect(await runCli(['consume', '--topic', 't', '--group', 'g', '--offset', '3'])).toBe(2);
+    expect(await runCli(['consume', '--topic', 't', '--group', 'g', '--streams', '2'])).toBe(2);
     expect(await runCli(['produce', '--topic', 't', '--acks', '2'])).toBe(2);
     expect(await runCli(['topics', 'create', '--topic', 't', '--partitions', 'x'])).toBe(2);
     expect(await runCli(['topics', 'frob'])).toBe(2);
