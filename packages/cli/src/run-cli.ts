@@ -3,6 +3,9 @@ import { brokerCommand } from './commands/broker.js';
 import { clusterCommand } from './commands/cluster.js';
 import { configsCommand } from './commands/configs.js';
 import { consumeCommand } from './commands/consume.js';
+import { deleteRecordsCommand } from './commands/delete-records.js';
+import { electLeadersCommand } from './commands/elect-leaders.js';
+import { reassignCommand } from './commands/reassign.js';
 import { consumerServiceCommand } from './commands/consumer-service.js';
 import { groupsCommand } from './commands/groups.js';
 import { produceCommand } from './commands/produce.js';
@@ -20,6 +23,9 @@ Commands:
   consume   print the records of a topic (--group G: as a member of a consumer group)
   groups    consumer groups of both kinds: list | describe | delete | reset-offsets
   configs   topic and broker configs: describe | alter (like kafka-configs)
+  reassign  move partitions between brokers: generate | execute | verify | cancel | list (Kafka's plan JSON)
+  elect-leaders   preferred or unclean leader election (like kafka-leader-election)
+  delete-records  delete records below an offset (like kafka-delete-records)
   consumer-service  a long-running group consumer with an HTTP status API (--config file)
   version   print the version`;
 
@@ -31,6 +37,9 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   consume: (argv) => consumeCommand(argv),
   groups: groupsCommand,
   configs: configsCommand,
+  reassign: reassignCommand,
+  'elect-leaders': electLeadersCommand,
+  'delete-records': deleteRecordsCommand,
   'consumer-service': consumerServiceCommand,
   version: async (argv) => {
     if (argv.includes('--help') || argv.includes('-h')) {

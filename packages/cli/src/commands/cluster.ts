@@ -5,6 +5,7 @@ import { defaultClusterSpec, LocalCluster, readClusterFile, type ClusterSpec, ty
 import { parseArgs } from 'node:util';
 import { intOption, parsed } from '../args.js';
 import { gregorCommand } from '../gregor-command.js';
+import { Progress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
 
 export const clusterUsage = `gregor cluster <up|down|status|start|stop|kill|pause|resume> [node] [options]
@@ -56,7 +57,13 @@ export async function clusterCommand(argv: string[]): Promise<number> {
   if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, clusterUsage);
   const dir = resolve(values.dir ?? '.gregor');
   const readyTimeoutMs = intOption(values['timeout-ms'], 'timeout-ms', clusterUsage, 90_000, 1000);
-  const info = (message: string): void => console.error(`gregor cluster: ${message}`);
+  // On a terminal, `up` keeps a status line (the step it waits on, and for how long) under its messages.
+  const progress = new Progress();
+  let step = '';
+  const info = (message: string): void => {
+    step = message;
+    progress.log(`gregor cluster: ${message}`);
+  };
 
   if (NODE_ACTIONS.has(action)) {
     if (!nodeName) throw new UsageError(`cluster ${action} needs a node name (e.g. broker-2, zk-1)`, clusterUsage);
@@ -95,7 +102,9 @@ export async function clusterCommand(argv: string[]): Promise<number> {
     case 'up': {
       const spec = resolveSpec(dir, values);
       const cluster = new LocalCluster({ dir, spec, gregorCommand: gregorCommand(), detached: true, readyTimeoutMs });
-      return values.detach ? upDetached(cluster, info) : upForeground(cluster, info);
+      progress.start(() => `gregor cluster up: ${step || 'starting'} (${progress.elapsed})`);
+      const stopProgress = (): void => progress.done();
+      return values.detach ? upDetached(cluster, info, stopProgress).finally(stopProgress) : upForeground(cluster, info, stopProgress).finally(stopProgress);
     }
     case 'down': {
       if (!LocalCluster.exists(dir)) {
@@ -148,17 +157,18 @@ function resolveSpec(dir: string, values: { config?: string; brokers?: string; z
   return spec;
 }
 
-async function upDetached(cluster: LocalCluster, info: (m: string) => void): Promise<number> {
-  const started = await cluster.up({ onProgress: info }).catch((error: unknown) => {
+async function upDetached(cluster: LocalCluster, info: (m: string) => void, started: () => void): Promise<number> {
+  const nodes = await cluster.up({ onProgress: info }).catch((error: unknown) => {
     info('cluster is partly up; `gregor cluster status` shows what runs, `gregor cluster down` stops it');
     throw error;
   });
-  info(started.length === 0 ? 'everything was already running' : `started ${started.join(', ')}`);
+  info(nodes.length === 0 ? 'everything was already running' : `started ${nodes.join(', ')}`);
+  started();
   printWhere(cluster);
   return 0;
 }
 
-async function upForeground(cluster: LocalCluster, info: (m: string) => void): Promise<number> {
+async function upForeground(cluster: LocalCluster, info: (m: string) => void, started: () => void): Promise<number> {
   let stopping: Promise<void> | undefined;
   const stopAll = (): Promise<void> => {
     stopping ??= (async () => {
@@ -188,6 +198,7 @@ async function upForeground(cluster: LocalCluster, info: (m: string) => void): P
     throw error;
   }
   if (stopping) return done;
+  started();
   printWhere(cluster);
   info('running in the foreground; Ctrl-C stops the cluster');
   // Report nodes that die while we watch.
