@@ -1,4 +1,4 @@
-import { Producer, type Acks, type CompressionName, type ProducerMessage } from '@gregor/client';
+import { COMPRESSION_NAMES, Producer, isCompressionName, type Acks, type ProducerMessage } from '@gregor/client';
 import { ConfigError } from '@gregor/common';
 import { fstatSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -41,7 +41,6 @@ const OPTIONS = {
 } as const;
 
 const MAX_BATCH_BYTES = 512 * 1024; // stays under the broker's message.max.bytes (1 MB) per partition batch
-const COMPRESSIONS = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];
 
 /** `--header k=v` flags, in order (Kafka headers may repeat a key); an empty value is kept. */
 export function parseHeaders(flags: readonly string[] | undefined): { key: string; value: string }[] {
@@ -86,8 +85,8 @@ export async function produceCommand(argv: string[], input: NodeJS.ReadableStrea
   if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`, produceUsage);
   const topic = requireOption(values.topic, 'topic', produceUsage);
   const acks = parseAcks(values.acks);
-  const compression = (values.compression ?? 'none') as CompressionName;
-  if (!COMPRESSIONS.includes(compression)) throw new UsageError(`--compression must be one of ${COMPRESSIONS.join(', ')}, got "${values.compression}"`, produceUsage);
+  const compression = values.compression ?? 'none';
+  if (!isCompressionName(compression)) throw new UsageError(`--compression must be one of ${COMPRESSION_NAMES.join(', ')}, got "${compression}"`, produceUsage);
   const headers = parseHeaders(values.header);
   const partition = values.partition === undefined ? undefined : intOption(values.partition, 'partition', produceUsage, 0, 0);
   const batchSize = intOption(values['batch-size'], 'batch-size', produceUsage, 5000, 1, 1_000_000);
