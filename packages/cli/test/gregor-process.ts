@@ -39,7 +39,7 @@ export function gregor(args: string[], options: { input?: string; timeoutMs?: nu
 }
 
 /** A run that must succeed; its output otherwise goes into the error. */
-export async function ok(args: string[], options?: { input?: string; timeoutMs?: number }): Promise<Run> {
+export async function ok(args: string[], options?: { input?: string; timeoutMs?: number; cwd?: string }): Promise<Run> {
   const run = await gregor(args, options);
   if (run.code !== 0) throw new Error(`gregor ${args.join(' ')} exited with ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
   return run;

@@ -1,5 +1,5 @@
 import { ErrorCode, errorName, GregorError, KafkaProtocolError } from '@gregor/common';
-import { DeleteGroups, DescribeGroups, ListGroups, OffsetCommit, OffsetFetch } from '@gregor/protocol';
+import { DeleteGroups, DescribeGroups, ListGroups, OffsetCommit, OffsetFetch, type OffsetCommitRequest } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
 import { CONSUMER_PROTOCOL_TYPE, decodeAssignment } from './consumer-protocol.js';
 import { COORDINATOR_ERRORS, findGroupCoordinator } from './group-coordinator-lookup.js';
@@ -146,6 +146,23 @@ export async function fetchOffsets(client: KafkaClient, groupId: string): Promis
   });
 }
 
+/** An OffsetCommit outside any generation (generation -1, no member id): an admin's offset reset. */
+export function offsetResetRequest(groupId: string, offsets: readonly { topic: string; partition: number; offset: number }[]): OffsetCommitRequest {
+  const byTopic = new Map<string, { partition: number; offset: number }[]>();
+  for (const o of offsets) byTopic.set(o.topic, [...(byTopic.get(o.topic) ?? []), o]);
+  return {
+    groupId,
+    generationId: -1,
+    memberId: '',
+    groupInstanceId: null,
+    retentionTimeMs: -1,
+    topics: [...byTopic].map(([name, list]) => ({
+      name,
+      partitions: list.map((o) => ({ partitionIndex: o.partition, committedOffset: o.offset, committedLeaderEpoch: -1, commitTimestamp: -1, committedMetadata: '' })),
+    })),
+  };
+}
+
 /**
  * Commits offsets outside any generation (generation -1, no member id), as AdminClient's
  * alterConsumerGroupOffsets does: the coordinator takes it only while the group has no members
@@ -153,20 +170,8 @@ export async function fetchOffsets(client: KafkaClient, groupId: string): Promis
  */
 export async function resetOffsets(client: KafkaClient, groupId: string, offsets: readonly { topic: string; partition: number; offset: number }[]): Promise<void> {
   if (offsets.length === 0) return;
-  const byTopic = new Map<string, { partition: number; offset: number }[]>();
-  for (const o of offsets) byTopic.set(o.topic, [...(byTopic.get(o.topic) ?? []), o]);
   await withCoordinator(client, groupId, async (coordinator) => {
-    const res = await client.sendTo(coordinator, OffsetCommit, {
-      groupId,
-      generationId: -1,
-      memberId: '',
-      groupInstanceId: null,
-      retentionTimeMs: -1,
-      topics: [...byTopic].map(([name, list]) => ({
-        name,
-        partitions: list.map((o) => ({ partitionIndex: o.partition, committedOffset: o.offset, committedLeaderEpoch: -1, commitTimestamp: -1, committedMetadata: '' })),
-      })),
-    });
+    const res = await client.sendTo(coordinator, OffsetCommit, offsetResetRequest(groupId, offsets));
     for (const t of res.topics) {
       for (const p of t.partitions) {
         throwIfRetriable(groupId, p.errorCode, 'OffsetCommit');

@@ -1,5 +1,5 @@
 import type { GroupDescription as ZkGroupDescription } from '@gregor/consumer';
-import { consumerGroupPath, isZkError, ZkErrorCode, type KafkaZkClient } from '@gregor/zookeeper';
+import { consumerGroupPath, type KafkaZkClient } from '@gregor/zookeeper';
 import type { MemberRow, OffsetRow, StateRow } from './group-tables.js';
 import { tpKey } from './partition-offsets.js';
 
@@ -29,25 +29,16 @@ export function zkStateRow(g: ZkGroupDescription): StateRow {
   return { group: g.group, coordinator: '- (ZooKeeper)', assignmentStrategy: '-', state: g.members.length > 0 ? 'Stable' : 'Empty', members: g.members.length };
 }
 
-async function children(zk: KafkaZkClient, path: string): Promise<string[]> {
-  try {
-    return (await zk.zk.getChildren(path)).sort();
-  } catch (error) {
-    if (isZkError(error, ZkErrorCode.NO_NODE)) return [];
-    throw error;
-  }
-}
-
 /** Consumers registered under /consumers/G/ids (the group is active while there are any). */
 export function zkMembers(zk: KafkaZkClient, group: string): Promise<string[]> {
-  return children(zk, `${consumerGroupPath(group)}/ids`);
+  return zk.getChildrenOrEmpty(`${consumerGroupPath(group)}/ids`);
 }
 
 /** Committed offsets under /consumers/G/offsets/T/P. */
 export async function zkCommitted(zk: KafkaZkClient, group: string): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  for (const topic of await children(zk, `${consumerGroupPath(group)}/offsets`)) {
-    for (const p of await children(zk, `${consumerGroupPath(group)}/offsets/${topic}`)) {
+  for (const topic of await zk.getChildrenOrEmpty(`${consumerGroupPath(group)}/offsets`)) {
+    for (const p of await zk.getChildrenOrEmpty(`${consumerGroupPath(group)}/offsets/${topic}`)) {
       if (!/^\d+$/.test(p)) continue;
       const offset = await zk.getConsumerOffset(group, topic, Number(p));
       if (offset !== null) out.set(tpKey(topic, Number(p)), Number(offset));

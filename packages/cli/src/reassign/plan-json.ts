@@ -28,13 +28,8 @@ function asObject(json: unknown, what: string): Record<string, unknown> {
   return json as Record<string, unknown>;
 }
 
-/**
- * `{"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2],"log_dirs":["any","any"]}]}`.
- * log_dirs is optional; given, it must have one entry per replica, and gregor only places replicas
- * "any"where (moving a replica between a broker's log dirs, AlterReplicaLogDirs, is not supported).
- * Duplicate partitions or replicas are refused, as Kafka does.
- */
-export function parseReassignmentPlan(text: string, what = 'reassignment JSON'): PlanEntry[] {
+/** The top-level object of a plan file, with a supported "version". */
+function planRoot(text: string, what: string): Record<string, unknown> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -43,6 +38,17 @@ export function parseReassignmentPlan(text: string, what = 'reassignment JSON'):
   }
   const root = asObject(json, what);
   versionOf(root, what);
+  return root;
+}
+
+/**
+ * `{"version":1,"partitions":[{"topic":"t","partition":0,"replicas":[1,2],"log_dirs":["any","any"]}]}`.
+ * log_dirs is optional; given, it must have one entry per replica, and gregor only places replicas
+ * "any"where (moving a replica between a broker's log dirs, AlterReplicaLogDirs, is not supported).
+ * Duplicate partitions or replicas are refused, as Kafka does.
+ */
+export function parseReassignmentPlan(text: string, what = 'reassignment JSON'): PlanEntry[] {
+  const root = planRoot(text, what);
   const partitions = root['partitions'];
   if (!Array.isArray(partitions)) fail(what, 'missing "partitions" array');
   const seen = new Set<string>();
@@ -67,14 +73,7 @@ export function parseReassignmentPlan(text: string, what = 'reassignment JSON'):
 
 /** `{"topics":[{"topic":"foo"}],"version":1}` for --generate. */
 export function parseTopicsToMove(text: string, what = 'topics-to-move JSON'): string[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    fail(what, `not valid JSON (${(error as Error).message})`);
-  }
-  const root = asObject(json, what);
-  versionOf(root, what);
+  const root = planRoot(text, what);
   const topics = root['topics'];
   if (!Array.isArray(topics)) fail(what, 'missing "topics" array');
   const names = topics.map((t: unknown, i) => {
