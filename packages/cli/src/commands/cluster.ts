@@ -23,7 +23,9 @@ processes) and gregor brokers, each a separate process with its data and log in 
 Options:
   --dir DIR            cluster folder (default ./.gregor)
   --config FILE        cluster file (YAML or .json): brokers (id, host, port, httpPort,
-                       properties), zookeeper (nodes, ports, tickTime), properties for all
+                       properties), zookeeper (nodes, ports, tickTime), properties for all;
+                       without it (and without --brokers/--zookeepers) up reads the file named by
+                       GREGOR_CLUSTER_CONFIG when that is set (other ports for scripts/demo.sh)
   --brokers N          brokers in the default layout (default 3: 127.0.0.1:9092.., HTTP 8780..)
   --zookeepers N       ZooKeeper nodes in the default layout (default 3: client ports 2181..)
   --detach, -d         up: return once the cluster serves, leaving it running
@@ -137,7 +139,9 @@ function openCluster(dir: string, readyTimeoutMs: number): LocalCluster {
 }
 
 /** The layout: a cluster file, else --brokers/--zookeepers, else what the folder holds, else the default. */
-function resolveSpec(dir: string, values: { config?: string; brokers?: string; zookeepers?: string }): ClusterSpec {
+function resolveSpec(dir: string, flags: { config?: string; brokers?: string; zookeepers?: string }): ClusterSpec {
+  const fromEnv = process.env['GREGOR_CLUSTER_CONFIG'];
+  const values = flags.config === undefined && flags.brokers === undefined && flags.zookeepers === undefined && fromEnv ? { ...flags, config: fromEnv } : flags;
   const saved = LocalCluster.savedSpec(dir);
   const explicit = values.config !== undefined || values.brokers !== undefined || values.zookeepers !== undefined;
   if (values.config !== undefined && (values.brokers !== undefined || values.zookeepers !== undefined)) {
@@ -221,6 +225,8 @@ async function upForeground(cluster: LocalCluster, info: (m: string) => void, st
 function printWhere(cluster: LocalCluster): void {
   console.log(`bootstrap servers: ${cluster.bootstrapServers}`);
   console.log(`zookeeper.connect: ${cluster.zookeeperConnect}`);
+  const http = cluster.brokers.filter((b) => b.httpPort >= 0).map((b) => `http://${b.host}:${b.httpPort}`);
+  if (http.length > 0) console.log(`HTTP admin:        ${http.join(' ')}`);
   console.log(`folder:            ${cluster.dir}`);
 }
 
