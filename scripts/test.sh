@@ -51,7 +51,8 @@ if [ $typecheck != 0 ]; then echo "type errors in test files (npx tsc -p test/ts
 node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const failed = r.numFailedTests + (r.numFailedTests === 0 ? r.numFailedTestSuites : 0);
-  console.log(`${r.numPassedTests} passed, ${failed} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
+  const outside = Number(process.argv[2]) !== 0 && failed === 0 ? " (the run failed outside the tests: leaked processes or errors above)" : "";
+  console.log(`${r.numPassedTests} passed, ${failed} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : "") + outside);
   if (r.numTotalTests === 0) process.exit(1);
-' "$report" || status=1
+' "$report" "$status" || status=1
 exit $status
