@@ -8,6 +8,7 @@ import { silentLogger } from '@gregor/common';
 import { freePorts } from '@gregor/launcher';
 import { KafkaZkClient, ZkSession } from '@gregor/zookeeper';
 import type { DockerComposeEnvironment, StartedDockerComposeEnvironment } from 'testcontainers';
+import { acquireComposeLock, releaseComposeLock } from './compose-lock.js';
 import { useDockerEngine } from './docker-env.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -57,6 +58,18 @@ export class ComposeCluster {
    */
   static async start(project: string, consumerTopic: string): Promise<ComposeCluster> {
     useDockerEngine();
+    await acquireComposeLock();
+    try {
+      return await ComposeCluster.#start(project, consumerTopic);
+    } catch (err) {
+      // Whatever part of the project came up must not outlive the failed start.
+      spawnSync('docker-compose', ['-p', project, '-f', 'compose.yaml', '-f', 'test/chaos/compose.chaos.yaml', 'down', '-v', '--timeout', '0'], { cwd: REPO, stdio: 'ignore', timeout: 120_000 });
+      releaseComposeLock();
+      throw err;
+    }
+  }
+
+  static async #start(project: string, consumerTopic: string): Promise<ComposeCluster> {
     buildImages();
     const { DockerComposeEnvironment, Wait } = await import('testcontainers');
     const ports = await freePorts(11);
@@ -168,7 +181,11 @@ export class ComposeCluster {
     for (const c of this.#containers.values()) {
       if ((await c.inspect().catch(() => null))?.State.Paused) await c.unpause().catch(() => {});
     }
-    await this.#env.down({ removeVolumes: true, timeout: 0 });
+    try {
+      await this.#env.down({ removeVolumes: true, timeout: 0 });
+    } finally {
+      releaseComposeLock();
+    }
   }
 }
 
