@@ -236,3 +236,51 @@ export function rollingRestartDuringReassignment(target: number[][], order: numb
     },
   };
 }
+
+/**
+ * Two faults in a row, aimed at the follower's truncation after a leader change (issue 11, "Truncation
+ * after promotion"): kill -9 the leader; the moment ZooKeeper names its successor, SIGSTOP that successor.
+ * The other followers have just become its followers and ask it OffsetsForLeaderEpoch, which now hangs
+ * (re-sent after each request timeout). When the successor's session has expired one of them is elected
+ * and takes acks=all writes (RF 4 keeps two in the ISR); right after the first such ack the successor is
+ * woken up and answers the request still in flight. A follower-turned-leader that still acts on that
+ * answer truncates records it acknowledged as leader. Healed by starting the first leader again.
+ */
+export function killLeaderThenPauseSuccessor(partition = 0): Fault {
+  return {
+    name: 'kill-leader-then-pause-successor',
+    async prepare(ctx) {
+      const first = await leaderOf(ctx, partition);
+      const zk = ctx.cluster.kafkaZk;
+      const leaderOther = async (not: number[], timeoutMs: number, what: string): Promise<number> => {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const s = (await zk.getPartitionState(ctx.topic, partition))?.state;
+          if (s && s.leader >= 0 && !not.includes(s.leader)) return s.leader;
+          if (Date.now() > deadline) throw new Error(`no ${what} for ${ctx.topic}-${partition} within ${timeoutMs} ms`);
+          await sleep(5);
+        }
+      };
+      return {
+        detail: `kill -9 broker ${first} (leader of ${ctx.topic}-${partition}); SIGSTOP its successor until the next leader acknowledged a write`,
+        async apply() {
+          await ctx.cluster.kill(first);
+          const successor = await leaderOther([first], 60_000, 'successor');
+          await ctx.cluster.pause(successor);
+          ctx.history.note(`paused broker ${successor}, elected leader of ${ctx.topic}-${partition} after broker ${first}`);
+          try {
+            const third = await leaderOther([first, successor], 60_000, 'leader after the paused successor');
+            const electedAt = ctx.history.now();
+            ctx.history.note(`broker ${third} elected leader of ${ctx.topic}-${partition}; waking broker ${successor} after its first ack`);
+            const deadline = Date.now() + 20_000;
+            while (!ctx.history.events.some((e) => e.f === 'send' && e.type === 'ok' && e.partition === partition && e.time > electedAt) && Date.now() < deadline) await sleep(5);
+          } finally {
+            await ctx.cluster.resume(successor);
+            ctx.history.note(`resumed broker ${successor}`);
+          }
+        },
+        heal: () => ctx.cluster.start(first),
+      };
+    },
+  };
+}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anomalies } from './checker.js';
 import { processCluster, type JepsenCluster } from './cluster.js';
-import { diskFull, kill, pause, rollingRestartDuringReassignment } from './faults.js';
+import { diskFull, kill, killLeaderThenPauseSuccessor, pause, rollingRestartDuringReassignment } from './faults.js';
 import { LONG, runScenario, type FaultStep, type ScenarioRun, type ScenarioSpec } from './scenario.js';
 import { ProcessCluster } from '../support/process-cluster.js';
 
@@ -132,6 +132,21 @@ describe('Jepsen scenarios: broker processes under kill -9, SIGSTOP, full disk a
         ],
         { producer: 'mixed' },
       ),
+    );
+    expectSafeAndLive(run);
+  }, 600_000);
+
+  it('kill -9 of the leader, then SIGSTOP of its successor as soon as ZooKeeper names it, woken after the next leader acked (RF 4)', async () => {
+    const run = await runScenario(
+      spec('kill-then-pause-successor', [{ fault: killLeaderThenPauseSuccessor(0), holdMs: 0 }], {
+        // Short client timeouts: the writers must find the third leader while the successor is still paused.
+        timeouts: { produceTimeoutMs: 1500, requestTimeoutMs: 1500 },
+        assignment: [
+          [1, 2, 3, 4],
+          [2, 3, 4, 1],
+          [3, 4, 1, 2],
+        ],
+      }),
     );
     expectSafeAndLive(run);
   }, 600_000);
