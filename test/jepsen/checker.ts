@@ -77,7 +77,7 @@ export interface CheckResult {
    * live brokers join an ISR (KIP-841), so acks=all would wait on a replica that cannot follow. Reported,
    * not counted in `valid` (it costs availability, not acknowledged data).
    */
-  isrWithUnregisteredBroker: { partition: number; time: number; isr: number[]; broker: number; registered: number[]; zkVersion: number }[];
+  isrWithUnregisteredBroker: { partition: number; time: number; isr: number[]; broker: number; /** /brokers/ids as last polled */ registered: number[]; zkVersion: number }[];
   /** Leader changes seen in the partition state znodes; the new leader must come from the previous ISR. */
   elections: { checked: number; unverified: number; violations: ElectionViolation[] };
   faults: FaultWindow[];
@@ -318,24 +318,16 @@ export function checkElections(states: readonly StateEvent[]): CheckResult['elec
 }
 
 /**
- * A broker that joined an ISR while it was not registered in ZooKeeper: absent both from the last
- * /brokers/ids seen before the change and from the read right after it (so a broker that registered
- * just before it caught up is not counted).
+ * A broker that joined an ISR while it was not registered in ZooKeeper, by ZooKeeper's transaction order
+ * (the state watcher compares the state's mzxid with the registration's czxid when the ISR grows).
  */
 export function checkIsrMembers(events: readonly HistoryEvent[]): CheckResult['isrWithUnregisteredBroker'] {
   const out: CheckResult['isrWithUnregisteredBroker'] = [];
-  let registered: number[] | null = null;
-  const previous = new Map<number, StateEvent>();
+  let registered: number[] = [];
   for (const e of events) {
     if (e.f === 'brokers') registered = e.brokerIds;
     if (e.f !== 'partition-state') continue;
-    const before = previous.get(e.partition);
-    previous.set(e.partition, e);
-    if (!before || !e.registeredBrokers || registered === null) continue;
-    for (const b of e.isr) {
-      if (before.isr.includes(b) || e.registeredBrokers.includes(b) || registered.includes(b)) continue;
-      out.push({ partition: e.partition, time: e.time, isr: e.isr, broker: b, registered: e.registeredBrokers, zkVersion: e.zkVersion });
-    }
+    for (const broker of e.joinedUnregistered ?? []) out.push({ partition: e.partition, time: e.time, isr: e.isr, broker, registered, zkVersion: e.zkVersion });
   }
   return out;
 }

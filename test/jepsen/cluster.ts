@@ -1,6 +1,7 @@
 // The cluster a Jepsen scenario runs against, whatever runs it: broker processes (test/support/process-cluster.ts)
 // or the compose.yaml containers (test/chaos/compose-cluster.ts). Faults use only this interface.
 import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { KafkaZkClient } from '@gregor/zookeeper';
 import type { ComposeCluster } from '../chaos/compose-cluster.js';
@@ -58,7 +59,6 @@ export function processCluster(cluster: ProcessCluster, sessionTimeoutMs: number
     network: null,
     service: (id) => `broker-${id}`,
     async brokerLogs() {
-      const { readFileSync, existsSync } = await import('node:fs');
       const out = new Map<string, string>();
       for (const [id, broker] of cluster.brokers) if (existsSync(broker.logFile)) out.set(`broker-${id}.log`, readFileSync(broker.logFile, 'utf8'));
       return out;

@@ -174,11 +174,10 @@ export function diskFull(brokerId: number, dir: string): Fault {
       return {
         detail: `log dir of broker ${brokerId} full (${dir})${leads.length > 0 ? `, leader of partitions ${leads.join(',')}` : ''}`,
         async apply() {
+          // Zeros until ENOSPC: the broker's writes racing with it fail from then on.
+          await run('sh', ['-c', 'cat /dev/zero >> "$1" 2>/dev/null || true', 'fill', ballast], { timeout: 30_000 });
           const s = statfsSync(dir);
-          const free = s.bavail * s.bsize;
-          await run('fallocate', ['-l', String(free), ballast], { timeout: 30_000 });
-          // Whatever fallocate left (rounding), a byte-by-block fill takes.
-          await run('sh', ['-c', `cat /dev/zero >> '${ballast}' 2>/dev/null || true`], { timeout: 30_000 });
+          ctx.history.note(`log dir of broker ${brokerId}: ${s.bavail * s.bsize} bytes free after the fill`);
         },
         async heal() {
           rmSync(ballast, { force: true });

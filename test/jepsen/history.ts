@@ -59,8 +59,11 @@ export interface StateEvent extends Base {
   leaderEpoch: number;
   isr: number[];
   zkVersion: number;
-  /** When the ISR gained a member: /brokers/ids read right after this state was seen. */
-  registeredBrokers?: number[];
+  /**
+   * Brokers this change took into the ISR while they were not registered in ZooKeeper, by ZooKeeper's own
+   * order: no /brokers/ids/N, or one created (czxid) after this state was written (mzxid).
+   */
+  joinedUnregistered?: number[];
 }
 
 export interface ControllerEvent extends Base {

@@ -89,19 +89,21 @@ describe('Jepsen scenarios: network partitions in the compose cluster', () => {
   }, 600_000);
 
   /*
-   * KNOWN BROKER RACE (found by this scenario; the replication fix belongs to issue 11, "Follower fetch
-   * accounting"): a broker cut from ZooKeeper keeps fetching from its leaders. Its session expires, the
-   * controller removes it from every ISR (new leader epoch), and within ~100 ms the leader adds it back
-   * (partition state znode: isr [1,2] -> [1,2,3] while /brokers/ids is [1,2]). Kafka in ZooKeeper mode lets
-   * only brokers alive in the leader's metadata cache join an ISR (Partition.isReplicaIsrEligible:
-   * zkMetadataCache.hasAliveBroker). acks=all writes to that partition then stall until the leader shrinks
-   * the ISR again after replica.lag.time.max.ms (3.1-3.9 s in the runs so far). Turn this into `it` once fixed.
+   * KNOWN BROKER RACE, timing-dependent, so skipped rather than `it.fails` (found by the scenario above; the
+   * fix belongs to issue 11, "Follower fetch accounting"): a broker cut from ZooKeeper keeps fetching from
+   * its leaders. Its session expires and the controller removes it from every ISR (new leader epoch); in
+   * 3 of the first 4 runs a leader took it back within ~100 ms, while it could not register (state znode
+   * isr [1,2] -> [1,2,3], /brokers/ids/3 absent), and acks=all writes then waited for it until the ISR
+   * shrank again (3.1-3.9 s). Kafka in ZooKeeper mode lets only brokers alive in the leader's metadata
+   * cache join an ISR (Partition.isReplicaIsrEligible: zkMetadataCache.hasAliveBroker). The same was seen
+   * after SIGCONT of a broker whose session had expired, before it registered again (pause scenario), and
+   * for an isolated controller on the heal; every scenario reports the count ("ISR expansions with an
+   * unregistered broker", ordered by ZooKeeper's zxids). Unskip once fixed: it must then pass every run.
    */
-  it.fails('KNOWN RACE: a broker whose ZooKeeper session expired is not taken back into an ISR before it registers again', () => {
-    if (!zookeeperRun) return; // the scenario above did not run: let it.fails report this test as not failing
-    const cut = zookeeperRun.result.faults.find((f) => f.fault === 'partition-follower-from-zookeeper')!;
-    const during = zookeeperRun.result.isrWithUnregisteredBroker.filter((x) => x.time >= cut.start && x.time <= cut.end);
-    expect(during, `history: ${zookeeperRun.dir}`).toEqual([]);
+  it.skip('KNOWN RACE: a broker cut from ZooKeeper is not taken back into an ISR while its session is gone', () => {
+    const cut = zookeeperRun!.result.faults.find((f) => f.fault === 'partition-follower-from-zookeeper')!;
+    const during = zookeeperRun!.result.isrWithUnregisteredBroker.filter((x) => x.time >= cut.start && x.time <= cut.end);
+    expect(during, `history: ${zookeeperRun!.dir}`).toEqual([]);
   });
 
   it('the controller isolated from every broker and ZooKeeper node, then healed', async () => {

@@ -1,7 +1,7 @@
 // Records the cluster's state as ZooKeeper holds it, over time: each partition's state znode (leader,
 // leader epoch, ISR, znode version), /controller and /brokers/ids. A one-shot watch re-reads at once on a
 // change and a poll backs it up; the znode version tells the checker when a change was missed.
-import type { KafkaZkClient } from '@gregor/zookeeper';
+import { brokerPath, decodePartitionState, partitionStatePath, type KafkaZkClient } from '@gregor/zookeeper';
 import type { History, StateEvent } from './history.js';
 import { sleep } from './writers.js';
 
@@ -39,17 +39,23 @@ export class StateWatcher {
               armed = false;
               wake?.();
             };
-        const s = await this.#zk.getPartitionState(this.#topic, partition, watcher);
-        if (watcher && s) armed = true;
-        if (s && s.zkVersion !== this.#lastVersion.get(partition)) {
+        const node = await this.#zk.zk.getDataOrNull(partitionStatePath(this.#topic, partition), watcher);
+        if (watcher && node) armed = true;
+        if (node && node.stat.version !== this.#lastVersion.get(partition)) {
+          const state = decodePartitionState(this.#topic, partition, node.data);
           const before = this.latest.get(partition);
-          this.#lastVersion.set(partition, s.zkVersion);
-          this.latest.set(partition, { leader: s.state.leader, isr: s.state.isr, leaderEpoch: s.state.leaderEpoch });
-          const event: Omit<StateEvent, 'index' | 'time'> = { f: 'partition-state', type: 'info', process: 'zookeeper', partition, leader: s.state.leader, leaderEpoch: s.state.leaderEpoch, isr: [...s.state.isr], zkVersion: s.zkVersion };
-          // An ISR that grew: which brokers were registered then (only live brokers may join an ISR).
-          const grew = before !== undefined && s.state.isr.some((b) => !before.isr.includes(b));
-          const registeredBrokers = grew ? await this.#zk.getBrokerIds().catch(() => undefined) : undefined;
-          this.#history.record(registeredBrokers ? { ...event, registeredBrokers: registeredBrokers.sort((a, b) => a - b) } : event);
+          this.#lastVersion.set(partition, node.stat.version);
+          this.latest.set(partition, { leader: state.leader, isr: state.isr, leaderEpoch: state.leaderEpoch });
+          const event: Omit<StateEvent, 'index' | 'time'> = { f: 'partition-state', type: 'info', process: 'zookeeper', partition, leader: state.leader, leaderEpoch: state.leaderEpoch, isr: [...state.isr], zkVersion: node.stat.version };
+          // Brokers that joined the ISR: were they registered when it was written? (Only live brokers may join.)
+          const joined = before ? state.isr.filter((b) => !before.isr.includes(b)) : [];
+          const joinedUnregistered: number[] = [];
+          for (const b of joined) {
+            const registration = await this.#zk.zk.getDataOrNull(brokerPath(b)).catch(() => undefined);
+            if (registration === undefined) continue; // unknown: never guess
+            if (registration === null || registration.stat.czxid > node.stat.mzxid) joinedUnregistered.push(b);
+          }
+          this.#history.record(joined.length > 0 ? { ...event, joinedUnregistered } : event);
         }
       } catch {
         armed = false; // the session may have moved: set the watch again
