@@ -36,7 +36,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund >&2
 fi
 npx tsc -b >&2
-# Test files are not part of the build: type-check them on their own. A type error fails the run (the tests
+# Test files (test/ and packages/*/src/**/*.test.ts) are not part of the build: type-check them on their own. A type error fails the run (the tests
 # still run, and the summary line stays last).
 typecheck=0
 npx tsc -p test/tsconfig.json --noEmit >&2 || typecheck=1
