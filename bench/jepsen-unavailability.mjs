@@ -6,8 +6,10 @@
 //     (what a client of that partition saw; target for single-broker faults: session timeout + 2 s);
 //   - the time from the heal to the first ack on every partition (target after a partition heals: 1 s).
 //
-//   npm run build && node bench/jepsen-unavailability.mjs            env: RUNS=3 FILES="test/jepsen/..." JEPSEN_LONG=1
+//   npm run build && node bench/jepsen-unavailability.mjs   env: RUNS=3 FILES="test/jepsen/..." JEPSEN_LONG=1
+//                                                            JEPSEN_OUT=<folder> (default: a new temporary folder)
 //   node bench/jepsen-unavailability.mjs --from test-results/jepsen   (only summarise result.json files already there)
+// Bounded: RUNS vitest runs of the scenario files (each about 4 minutes of scenarios on 2 cores).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -24,7 +26,7 @@ const from = process.argv.indexOf('--from');
 if (from > 0) {
   out = process.argv[from + 1];
 } else {
-  out = mkdtempSync(join(tmpdir(), 'gregor-jepsen-bench-'));
+  out = process.env.JEPSEN_OUT ?? mkdtempSync(join(tmpdir(), 'gregor-jepsen-bench-'));
   for (let i = 1; i <= RUNS; i++) {
     const started = Date.now();
     const r = spawnSync(join(root, 'node_modules/.bin/vitest'), ['run', ...FILES], { cwd: root, env: { ...process.env, JEPSEN_OUT: out }, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -57,8 +59,10 @@ const median = (xs) => {
   return s.length === 0 ? null : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const sec = (ms) => (ms === null || ms === undefined ? 'never' : `${(ms / 1000).toFixed(2)} s`);
-/** Faults that take one broker away; partitions are judged by the time after they heal. */
+/** Network partitions are judged by the time from the heal to acks on every partition. */
 const partition = (name) => name.startsWith('partition-') || name.startsWith('isolate-') || name.startsWith('zk-session');
+/** Not a single-broker fault: two brokers fail at once (no target in issue 11; the figure is reported). */
+const double = (name) => name === 'kill-leader-then-pause-successor';
 
 console.log(`${results.length} scenario runs from ${out} (${invalid} with safety anomalies); session timeout ${SESSION_MS} ms`);
 console.log('');
@@ -71,6 +75,8 @@ for (const [fault, list] of [...byFault].sort()) {
   const worstHeal = healed.length < heals.length ? null : Math.max(...healed);
   const target = partition(fault)
     ? `acks within 1 s of the heal: ${worstHeal !== null && worstHeal <= 1000 ? 'met' : 'NOT met'}`
-    : `gap ≤ ${sec(SESSION_MS + 2000)}: ${Math.max(...gaps) <= SESSION_MS + 2000 ? 'met' : 'NOT met'}`;
+    : double(fault)
+      ? 'two brokers fail: no target'
+      : `gap ≤ ${sec(SESSION_MS + 2000)}: ${Math.max(...gaps) <= SESSION_MS + 2000 ? 'met' : 'NOT met'}`;
   console.log(`| ${fault} | ${list.length} | ${sec(median(gaps))} / ${sec(Math.max(...gaps))} | ${sec(median(healed))} / ${sec(worstHeal)} | ${target} |`);
 }
