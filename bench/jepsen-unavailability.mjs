@@ -9,12 +9,14 @@
 //   npm run build && node bench/jepsen-unavailability.mjs   env: RUNS=3 FILES="test/jepsen/..." JEPSEN_LONG=1
 //                                                            JEPSEN_OUT=<folder> (default: a new temporary folder)
 //   node bench/jepsen-unavailability.mjs --from test-results/jepsen   (only summarise result.json files already there)
+//   node bench/jepsen-unavailability.mjs --from <folder> --recheck   (judge the saved histories again with today's
+//                                                                      test/jepsen/checker.ts, compiled to a temporary folder)
 // Bounded: RUNS vitest runs of the scenario files (each about 4 minutes of scenarios on 2 cores).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SESSION_MS = Number(process.env.SESSION_MS ?? 6000);
@@ -34,10 +36,28 @@ if (from > 0) {
   }
 }
 
+/** The checker as it is now: test/jepsen/checker.ts (type imports only) compiled on its own. */
+async function compiledChecker() {
+  const dir = mkdtempSync(join(tmpdir(), 'gregor-jepsen-checker-'));
+  const args = ['test/jepsen/checker.ts', '--outDir', dir, '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--skipLibCheck'];
+  const r = spawnSync(join(root, 'node_modules/.bin/tsc'), args, { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tsc of the checker failed: ${r.stdout}${r.stderr}`);
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+  return import(pathToFileURL(join(dir, 'checker.js')).href);
+}
+const checker = process.argv.includes('--recheck') ? await compiledChecker() : null;
+
 const results = [];
 for (const d of existsSync(out) ? readdirSync(out) : []) {
   const file = join(out, d, 'result.json');
-  if (existsSync(file)) results.push({ scenario: d.replace(/-\d{4}-\d\d-\d\dT.*$/, ''), ...JSON.parse(readFileSync(file, 'utf8')) });
+  if (!existsSync(file)) continue;
+  let result = JSON.parse(readFileSync(file, 'utf8'));
+  if (checker) {
+    const history = JSON.parse(readFileSync(join(out, d, 'history.json'), 'utf8'));
+    const final = JSON.parse(readFileSync(join(out, d, 'final-log.json'), 'utf8'));
+    result = checker.check(history.events, final ?? { topic: history.topic, partitions: [] });
+  }
+  results.push({ scenario: d.replace(/-\d{4}-\d\d-\d\dT.*$/, ''), ...result });
 }
 if (results.length === 0) {
   console.error(`no result.json under ${out}`);

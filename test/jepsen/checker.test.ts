@@ -151,4 +151,17 @@ describe('Jepsen checker', () => {
     expect(longestGapOverlapping([0, 1000], 2000, 3000, 9000)).toBe(8000);
     expect(longestGapOverlapping([], 2000, 3000, 9000)).toBe(7000);
   });
+
+  it('a gap that opens just before the next fault is counted for that fault only', () => {
+    const h = new H();
+    // Acks every 100 ms, except 2000-3000 (the first fault's) and 9950-16000 (the second fault's, from 10000).
+    for (let t = 0; t <= 20_000; t += 50) if ((t < 2000 || t >= 3000) && (t <= 9950 || t >= 16_000)) h.send(t, `v-${t}`, 0, 'ok', t / 50);
+    h.fault(1000, 5000);
+    h.fault(10_000, 12_000, 2);
+    const ok = h.events.filter((e): e is SendEvent => e.f === 'send' && e.type === 'ok').map((e): [number, string] => [e.offset!, e.value]);
+    const r = check(h.events, log(ok));
+    expect(r.faults.map((f) => f.worstPartitionAckGapMs)).toEqual([1050, 6050]);
+    expect(longestGapOverlapping([0, 9950, 16_000], 1000, 10_000, 20_000, 10_000)).toBe(9950);
+    expect(longestGapOverlapping([0, 4000, 9950, 16_000], 1000, 10_000, 20_000, 10_000)).toBe(5950);
+  });
 });

@@ -104,8 +104,12 @@ function countBy(list: (string | undefined)[]): Record<string, number> {
   return out;
 }
 
-/** Longest interval between consecutive times that overlaps [from, to]; `times` sorted. `runEnd` closes an open gap. */
-export function longestGapOverlapping(times: readonly number[], from: number, to: number, runEnd: number): number {
+/**
+ * Longest interval between consecutive times that overlaps [from, to]; `times` sorted. `runEnd` closes an open
+ * gap. Gaps are cut at `cutAt` (the next fault's start): a gap that opens just before the next fault is that
+ * fault's, and is not counted twice.
+ */
+export function longestGapOverlapping(times: readonly number[], from: number, to: number, runEnd: number, cutAt = Infinity): number {
   let best = 0;
   // The last ack before the window opens the first gap; no ack before it: the window's start does.
   let i = 0;
@@ -113,11 +117,11 @@ export function longestGapOverlapping(times: readonly number[], from: number, to
   let prev = i > 0 ? times[i - 1]! : from;
   for (; i < times.length; i++) {
     const t = times[i]!;
-    best = Math.max(best, t - prev);
+    best = Math.max(best, Math.min(t, cutAt) - prev);
     prev = t;
     if (t >= to) return best;
   }
-  return Math.max(best, runEnd - prev);
+  return Math.max(best, Math.min(runEnd, cutAt) - prev);
 }
 
 export function check(events: readonly HistoryEvent[], final: FinalLog, options: CheckOptions = {}): CheckResult {
@@ -226,7 +230,7 @@ export function check(events: readonly HistoryEvent[], final: FinalLog, options:
     let firstAckAfterHealMs: number | null = 0;
     for (const p of partitions) {
       const times = okByPartition.get(p) ?? [];
-      const gap = longestGapOverlapping(times, s.time, windowEnd, runEnd);
+      const gap = longestGapOverlapping(times, s.time, windowEnd, runEnd, nextStart);
       if (gap > worst) {
         worst = gap;
         worstPartition = p;
@@ -241,7 +245,7 @@ export function check(events: readonly HistoryEvent[], final: FinalLog, options:
       detail: s.detail,
       start: s.time,
       end,
-      longestAckGapMs: round(longestGapOverlapping(okTimes, s.time, windowEnd, runEnd)),
+      longestAckGapMs: round(longestGapOverlapping(okTimes, s.time, windowEnd, runEnd, nextStart)),
       worstPartitionAckGapMs: round(worst),
       worstPartition,
       firstAckAfterHealMs: firstAckAfterHealMs === null ? null : round(firstAckAfterHealMs),
