@@ -88,25 +88,27 @@ describe('Jepsen scenarios: network partitions in the compose cluster', () => {
     expectSafeAndLive(zookeeperRun);
   }, 600_000);
 
-  /*
-   * KNOWN BROKER RACE, timing-dependent, so skipped rather than `it.fails` (found by the scenario above; the
-   * fix belongs to issue 11, "Follower fetch accounting"): a broker cut from ZooKeeper keeps fetching from
-   * its leaders. Its session expires and the controller removes it from every ISR (new leader epoch); in
-   * 3 of the first 4 runs a leader took it back within ~100 ms, while it could not register (state znode
-   * isr [1,2] -> [1,2,3], /brokers/ids/3 absent), and acks=all writes then waited for it until the ISR
-   * shrank again (3.1-3.9 s). Kafka in ZooKeeper mode lets only brokers alive in the leader's metadata
-   * cache join an ISR (Partition.isReplicaIsrEligible: zkMetadataCache.hasAliveBroker). The same was seen
-   * after SIGCONT of a broker whose session had expired, before it registered again (pause scenario), and
-   * for an isolated controller on the heal; every scenario reports the count ("ISR expansions with an
-   * unregistered broker", ordered by ZooKeeper's zxids). Unskip once fixed: it must then pass every run.
-   */
-  it.skip('KNOWN RACE: a broker cut from ZooKeeper is not taken back into an ISR while its session is gone', () => {
-    const cut = zookeeperRun!.result.faults.find((f) => f.fault === 'partition-follower-from-zookeeper')!;
-    const during = zookeeperRun!.result.isrWithUnregisteredBroker.filter((x) => x.time >= cut.start && x.time <= cut.end);
-    expect(during, `history: ${zookeeperRun!.dir}`).toEqual([]);
-  });
+  let isolateRun: ScenarioRun | undefined;
 
   it('the controller isolated from every broker and ZooKeeper node, then healed', async () => {
-    expectSafeAndLive(await runScenario(spec('isolate-controller', [{ fault: isolateController(), holdMs: hold }])));
+    isolateRun = await runScenario(spec('isolate-controller', [{ fault: isolateController(), holdMs: hold }]));
+    expectSafeAndLive(isolateRun);
   }, 600_000);
+
+  /*
+   * KNOWN BROKER RACE (issue 11, "Follower fetch accounting"; the fix is in the broker's ISR expansion, another
+   * change): a broker whose ZooKeeper session expired but that reaches the brokers is taken back into ISRs by
+   * their leaders before it has registered again (e.g. state znode isr [3,1] -> [3,1,2] while /brokers/ids is [1,3],
+   * ordered by ZooKeeper's zxids: state mzxid before the registration's czxid). Kafka in ZooKeeper mode lets
+   * only brokers alive in the leader's metadata cache join an ISR (Partition.isReplicaIsrEligible:
+   * zkMetadataCache.hasAliveBroker). When that broker then stops fetching, acks=all writes wait for it until
+   * the ISR shrinks again (3-4 s). The isolated controller's heal shows it in every run so far (9 of 9:
+   * its fetchers resume at once, its registration needs a new session first); the follower cut from
+   * ZooKeeper shows it during the cut in 6 of 9. Turn this into `it` once the broker checks registration.
+   */
+  it.fails('KNOWN RACE: no ISR takes in a broker that is not registered in ZooKeeper (follower cut from ZooKeeper, isolated controller)', () => {
+    if (!zookeeperRun || !isolateRun) return; // a scenario above did not run: let it.fails report this test as not failing
+    const joins = [...zookeeperRun.result.isrWithUnregisteredBroker, ...isolateRun.result.isrWithUnregisteredBroker];
+    expect(joins, `histories: ${zookeeperRun.dir} ${isolateRun.dir}`).toEqual([]);
+  });
 });
