@@ -102,7 +102,7 @@ describe('Jepsen scenarios: network partitions in the compose cluster', () => {
    * ordered by ZooKeeper's zxids: state mzxid before the registration's czxid). Kafka in ZooKeeper mode lets
    * only brokers alive in the leader's metadata cache join an ISR (Partition.isReplicaIsrEligible:
    * zkMetadataCache.hasAliveBroker). When that broker then stops fetching, acks=all writes wait for it until
-   * the ISR shrinks again (3-4 s). The isolated controller's heal shows it in every run so far (9 of 9:
+   * the ISR shrinks again (3-4 s). The isolated controller's heal shows it in every run so far (10 of 10:
    * its fetchers resume at once, its registration needs a new session first); the follower cut from
    * ZooKeeper shows it during the cut in 6 of 9. Turn this into `it` once the broker checks registration.
    */
