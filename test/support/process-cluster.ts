@@ -11,6 +11,8 @@ export interface ProcessClusterOptions {
   brokers: number;
   zookeepers: number;
   brokerProps?: Record<string, string>;
+  /** Settings of single brokers, over brokerProps (e.g. one broker's log.dirs). */
+  brokerPropsById?: Record<number, Record<string, string>>;
 }
 
 export class ProcessCluster {
@@ -34,7 +36,7 @@ export class ProcessCluster {
     for (let id = 1; id <= opts.brokers; id++) {
       cluster.brokers.set(
         id,
-        new BrokerProcess({ brokerId: id, port: ports[id - 1]!, dir: join(dir, `broker-${id}`), zookeeperConnect: ensemble.connectString, props: opts.brokerProps }),
+        new BrokerProcess({ brokerId: id, port: ports[id - 1]!, dir: join(dir, `broker-${id}`), zookeeperConnect: ensemble.connectString, props: { ...opts.brokerProps, ...opts.brokerPropsById?.[id] } }),
       );
     }
     try {
