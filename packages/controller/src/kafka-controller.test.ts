@@ -214,3 +214,24 @@ describe('KafkaController and failed log dirs (KIP-112)', () => {
     await until('metadata without offline replicas', () => channel.updateMetadata(1).at(-1)?.offlineReplicas.length === 0);
   });
 });
+
+describe('KafkaController time accounting', () => {
+  it('reports where a slow event spent its time: ZooKeeper calls by method, and the rest', async () => {
+    const { zk, controller } = await activeController([[2, 1, 3], [2, 3, 1]]);
+    const profiles: { event: string; ms: number; zkMs: number; zkCalls: number; zk: Record<string, { calls: number; ms: number }> }[] = [];
+    controller.onSlowEvent = (p) => profiles.push(p);
+    const write = zk.hold('updatePartitionState');
+    zk.removeBroker(2);
+    await write.entered;
+    await new Promise((r) => setTimeout(r, 150)); // one state write takes 150 ms
+    write.release();
+    await until('both partitions moved', () => zk.state('t', 0)?.leader === 1 && zk.state('t', 1)?.leader === 3);
+    await until('the broker change reported', () => profiles.find((p) => p.event === 'BrokerChange'));
+    const p = profiles.find((x) => x.event === 'BrokerChange')!;
+    expect(p.zk.updatePartitionState).toMatchObject({ calls: 2 });
+    expect(p.zk.updatePartitionState!.ms).toBeGreaterThanOrEqual(140);
+    expect(p.zkMs).toBeGreaterThanOrEqual(p.zk.updatePartitionState!.ms);
+    expect(p.ms).toBeGreaterThanOrEqual(p.zkMs - 1);
+    expect(p.zkCalls).toBeGreaterThanOrEqual(3); // the broker list read, too
+  });
+});

@@ -8,7 +8,7 @@ import { ControllerRequestBatch } from './controller-request-batch.js';
 import { PartitionReassignment, type ReassignmentRequest } from './partition-reassignment.js';
 import { originReplicas, targetReplicas } from './replica-set.js';
 import { isBadVersion, isNodeExists, type ControllerZk, type ElectionOutcome, type PartitionStateData } from './controller-zk.js';
-import { ControllerSessionLostError, retryingControllerZk } from './zk-retry.js';
+import { ControllerSessionLostError, retryingControllerZk, ZkCallTimer } from './zk-retry.js';
 import {
   controlledShutdownLeaderElection,
   newPartitionLeaderElection,
@@ -23,6 +23,8 @@ const UNCLEAN_ELECTION = 1;
 const ELECTION_RETRY_MS = 1000;
 /** After its failover failed, a broker stands for election again only after this long (others may go first). */
 const FAILED_FAILOVER_BACKOFF_MS = 1000;
+/** Events that take at least this long are logged with where their time went (ZooKeeper calls vs the rest). */
+const SLOW_EVENT_MS = 100;
 
 export interface ControllerOptions {
   /** How requests reach brokers; default a ControllerChannelManager (tests record them instead). */
@@ -70,6 +72,7 @@ export class KafkaController {
   /** Aborted when the ZooKeeper session is lost or the controller stops: ZooKeeper calls stop retrying. */
   #sessionAbort = new AbortController();
   readonly #reassignment: PartitionReassignment;
+  readonly #zkTimer = new ZkCallTimer();
   /** Called when this broker becomes or stops being the controller (metrics, logs). */
   onActiveChange: (active: boolean) => void = () => {};
 
@@ -81,6 +84,7 @@ export class KafkaController {
       log: this.#log,
       baseBackoffMs: opts.zkRetryBackoffMs?.base,
       maxBackoffMs: opts.zkRetryBackoffMs?.max,
+      timer: this.#zkTimer,
     });
     this.#newChannel = opts.channel ?? ((o) => new ControllerChannelManager(o));
     this.#events = new ControllerEventManager((e) => this.#process(e), this.#log, (e) => this.#refuse(e));
@@ -202,7 +206,23 @@ export class KafkaController {
     }
   }
 
+  /** Where a slow event's time went: ZooKeeper calls by method, and the rest (elections, building requests). */
+  onSlowEvent: (profile: { event: string; ms: number; zkMs: number; zkCalls: number; zk: Record<string, { calls: number; ms: number }> }) => void = (p) =>
+    this.#log.info(p, 'controller event took long');
+
   async #process(e: ControllerEvent): Promise<void> {
+    const started = performance.now();
+    this.#zkTimer.take();
+    try {
+      await this.#handle(e);
+    } finally {
+      const ms = performance.now() - started;
+      const zk = this.#zkTimer.take();
+      if (ms >= SLOW_EVENT_MS) this.onSlowEvent({ event: e.type, ms: Math.round(ms), zkMs: zk.totalMs, zkCalls: zk.calls, zk: zk.byMethod });
+    }
+  }
+
+  async #handle(e: ControllerEvent): Promise<void> {
     try {
       await this.#processEvent(e);
     } catch (err) {
