@@ -14,8 +14,9 @@ export class ControllerSessionLostError extends Error {
 }
 
 /**
- * Where the controller's time goes: ZooKeeper calls per method (count, total ms including retries). The
- * controller takes the figures after each event; the rest of an event's time is its own work.
+ * Where the controller's time goes: ZooKeeper calls per method (count, summed latency including retries; calls
+ * that are pipelined overlap, so the sum can exceed the event's wall time). The controller takes the figures
+ * after each event.
  */
 export class ZkCallTimer {
   #calls = new Map<string, { calls: number; ms: number }>();
