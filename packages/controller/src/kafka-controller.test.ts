@@ -257,4 +257,12 @@ describe('KafkaController pipelines partition state writes', () => {
     first.release();
     await until('u online', () => [0, 1, 2, 3].every((p) => zk.state('u', p)));
   });
+
+  it('reads a topic\'s unclean.leader.election.enable once per election round, not once per partition', async () => {
+    const { zk } = await activeController([[2, 1, 3], [2, 3, 1], [2, 1, 3], [2, 3, 1]]);
+    const before = zk.callCount('getTopicConfig');
+    zk.removeBroker(2);
+    await until('all moved', () => [0, 1, 2, 3].every((p) => (zk.state('t', p)?.leader ?? 2) !== 2));
+    expect(zk.callCount('getTopicConfig') - before).toBe(1);
+  });
 });

@@ -482,6 +482,7 @@ export class KafkaController {
    * (offline), writes the state znodes, and queues LeaderAndIsr to their replicas.
    */
   async #electLeadersForNewOrOfflinePartitions(tps: TopicPartition[], batch: ControllerRequestBatch): Promise<void> {
+    const uncleanAllowed = this.#uncleanAllowedPerTopic();
     await this.#eachPartition(tps, 'leader election', async (tp) => {
       if (this.ctx.topicsToBeDeleted.has(tp.topic)) return;
       const key = tpKey(tp.topic, tp.partition);
@@ -496,7 +497,7 @@ export class KafkaController {
         }
         await this.#createState(tp, r, batch);
       } else if (!online.has(current.leader)) {
-        const unclean = await this.#uncleanAllowed(tp.topic);
+        const unclean = await uncleanAllowed(tp.topic);
         await this.#electAndWrite(tp, (isr) => offlinePartitionLeaderElection(replicas, isr, online, unclean), batch);
       }
     });
@@ -597,6 +598,16 @@ export class KafkaController {
   }
 
   /** unclean.leader.election.enable: the topic's override in /config/topics/<t>, else the broker's setting. */
+  /** #uncleanAllowed read once per topic for one election round (Kafka reads the topics' configs once per batch). */
+  #uncleanAllowedPerTopic(): (topic: string) => Promise<boolean> {
+    const cache = new Map<string, Promise<boolean>>();
+    return (topic) => {
+      let p = cache.get(topic);
+      if (!p) cache.set(topic, (p = this.#uncleanAllowed(topic)));
+      return p;
+    };
+  }
+
   async #uncleanAllowed(topic: string): Promise<boolean> {
     const override = (await this.#zk.getTopicConfig(topic))['unclean.leader.election.enable'];
     return override !== undefined ? override === 'true' : this.#cfg.uncleanLeaderElectionEnable;
@@ -660,13 +671,14 @@ export class KafkaController {
    * online ISR; an offline follower leaves the ISR at once (the OfflineReplica transition).
    */
   async #onReplicasOffline(tps: TopicPartition[], isOffline: (tp: TopicPartition, broker: number) => boolean, batch: ControllerRequestBatch): Promise<void> {
+    const uncleanAllowed = this.#uncleanAllowedPerTopic();
     await this.#eachPartition(tps, 'offline replica handling', async (tp) => {
       const l = this.ctx.leadership.get(tpKey(tp.topic, tp.partition));
       if (!l || this.ctx.topicsToBeDeleted.has(tp.topic)) return;
       const replicas = this.ctx.replicasOf(tp.topic, tp.partition);
       if (l.leader >= 0 && isOffline(tp, l.leader)) {
         const online = this.ctx.onlineReplicaBrokers(tp);
-        const unclean = await this.#uncleanAllowed(tp.topic);
+        const unclean = await uncleanAllowed(tp.topic);
         await this.#electAndWrite(tp, (isr) => offlinePartitionLeaderElection(replicas, isr, online, unclean), batch);
       } else if (l.leader >= 0 && l.isr.some((b) => isOffline(tp, b))) {
         await this.#removeReplicasFromIsr(tp, new Set(l.isr.filter((b) => isOffline(tp, b))), batch);
