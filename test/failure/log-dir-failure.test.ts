@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KafkaClient, Producer } from '@gregor/client';
+import { ErrorCode } from '@gregor/common';
+import { Connection, KafkaClient, Producer } from '@gregor/client';
+import { DescribeLogDirs } from '@gregor/protocol';
 import { kcat } from '../support/kcat.js';
 import { ProcessCluster } from '../support/process-cluster.js';
 import { waitFor } from '../support/in-process-cluster.js';
@@ -116,6 +118,16 @@ describe.skipIf(!smallDisk)('a full log dir (KIP-112, broker processes)', () => 
     expect(cluster.broker(2).isRunning()).toBe(true);
     expect((await cluster.partitionState('spare', 0))?.leader).toBe(2);
     await producer.send({ topic: 'spare', messages: [{ key: 's', value: 'still served' }] });
+    // DescribeLogDirs (kafka-log-dirs) shows the failed dir as KAFKA_STORAGE_ERROR and the other one serving.
+    const conn = new Connection({ host: '127.0.0.1', port: cluster.broker(2).opts.port, clientId: 'kip-112' });
+    await conn.connect();
+    try {
+      const dirs = (await conn.send(DescribeLogDirs, { topics: null })).results;
+      expect(dirs.find((d) => d.logDir === smallDisk)).toMatchObject({ errorCode: ErrorCode.KAFKA_STORAGE_ERROR, topics: [] });
+      expect(dirs.find((d) => d.logDir === healthyDir)).toMatchObject({ errorCode: ErrorCode.NONE, topics: [{ name: 'spare' }] });
+    } finally {
+      await conn.close();
+    }
 
     // Every acknowledged value is in the log the new leader serves.
     const r = await kcat(['-b', cluster.bootstrap(), '-C', '-t', 'fill', '-e', '-q', '-f', '%k\n'], undefined, 120_000);
