@@ -51,7 +51,7 @@ describe.skipIf(!smallDisk)('a full log dir (KIP-112, broker processes)', () => 
         'min.insync.replicas': '2',
         'log.segment.bytes': String(1024 * 1024),
       },
-      brokerPropsById: { 2: { 'log.dirs': `${smallDisk},${healthyDir}` } },
+      perBrokerProps: { 2: { 'log.dirs': `${smallDisk},${healthyDir}` } },
     });
     // Broker 2 leads both; `fill` is created first, so broker 2 puts it in its first (emptiest) dir, `spare` in the other.
     await cluster.kafkaZk.createTopic('fill', new Map([[0, [2, 1, 3]]]));
