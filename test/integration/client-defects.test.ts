@@ -12,7 +12,7 @@ describe('defects found with real clients', () => {
   let conn: Connection;
   beforeAll(async () => {
     zk = await startZooKeeper();
-    broker = await startBroker(zk, 1, { 'num.partitions': '1' });
+    broker = await startBroker(zk, 1, { 'num.partitions': '1', 'offsets.topic.replication.factor': '1' });
     conn = new Connection({ host: '127.0.0.1', port: broker.port, clientId: 'defects' });
     await conn.connect();
   });

@@ -1,6 +1,6 @@
 import { createLogger, type Logger } from '@gregor/common';
 import { KafkaController, KafkaZkControllerStore } from '@gregor/controller';
-import { LogManager, type LogCleaner } from '@gregor/storage';
+import { LogDirFailureChannel, LogManager, type LogCleaner } from '@gregor/storage';
 import type { GroupCoordinator } from '@gregor/coordinator'; // group coordinator
 import { startGroupCoordinator } from './coordinator/group-coordinator-setup.js'; // group coordinator
 import { startLogCleaner } from './log-cleaner-setup.js'; // group coordinator (log compaction)
@@ -10,6 +10,7 @@ import type { BrokerServices } from './broker-services.js';
 import { ReplicaManager } from './cluster/replica-manager.js';
 import { FetchManager } from './fetch-session/fetch-manager.js';
 import { FetchSessionCache } from './fetch-session/fetch-session-cache.js';
+import { LogDirFailureHandler } from './cluster/log-dir-failure-handler.js';
 import { IsrManager } from './replication/isr-manager.js';
 import type { BrokerConfig, Endpoint } from './config/broker-config.js';
 import { TopicConfigCache } from './config/topic-config-cache.js';
@@ -53,16 +54,27 @@ export class KafkaServer {
   logCleaner!: LogCleaner; // group coordinator (log compaction)
   adminManager!: AdminManager;
   producerIdManager!: ProducerIdManager;
+  logDirFailureHandler!: LogDirFailureHandler;
   apis!: KafkaApis;
   socketServer!: SocketServer;
   readonly startedAt = Date.now();
   #hwCheckpointTimer: NodeJS.Timeout | undefined;
   #shutdown: Promise<void> | null = null;
 
-  constructor(config: BrokerConfig, opts: { logger?: Logger } = {}) {
+  readonly #halt: () => void;
+
+  /** `halt`: what happens when every log dir failed (Kafka's Exit.halt(1); in-process tests pass their own). */
+  constructor(config: BrokerConfig, opts: { logger?: Logger; halt?: () => void } = {}) {
     this.config = config;
     this.log = opts.logger ?? createLogger('gregor-broker', { bindings: { brokerId: config.brokerId } });
+    this.#halt = opts.halt ?? (() => process.exit(1));
   }
+
+  /** KIP-112: with no log dir left the broker cannot serve anything; it stops at once and the controller moves its leaders. */
+  readonly #onAllLogDirsOffline = (): void => {
+    this.log.flush?.();
+    this.#halt();
+  };
 
   get brokerId(): number {
     return this.config.brokerId;
@@ -90,6 +102,7 @@ export class KafkaServer {
     this.dynamicConfig = new DynamicBrokerConfig(cfg, this.log.child({ component: 'dynamic-config' }));
     await this.dynamicConfig.load(this.zk);
 
+    const logDirFailures = new LogDirFailureChannel(this.log.child({ component: 'log-dir-failure' }));
     this.logManager = new LogManager({
       logDirs: cfg.logDirs,
       defaultConfig: {
@@ -109,6 +122,7 @@ export class KafkaServer {
       flushCheckpointIntervalMs: cfg.logFlushOffsetCheckpointIntervalMs,
       producerIdExpirationMs: cfg.producerIdExpirationMs,
       producerIdExpirationCheckIntervalMs: cfg.producerIdExpirationCheckIntervalMs,
+      logDirFailureChannel: logDirFailures,
     });
     this.logManager.startup();
 
@@ -151,6 +165,15 @@ export class KafkaServer {
     });
     this.replicaManager.startup();
     this.fetchManager = new FetchManager(new FetchSessionCache(cfg.maxIncrementalFetchSessionCacheSlots), this.log.child({ component: 'fetch-session' }));
+    this.logDirFailureHandler = new LogDirFailureHandler({
+      channel: logDirFailures,
+      logManager: this.logManager,
+      replicaManager: this.replicaManager,
+      propagateLogDirEvent: () => this.zk.propagateLogDirEvent(cfg.brokerId),
+      onAllLogDirsOffline: this.#onAllLogDirsOffline,
+      logger: this.log.child({ component: 'log-dir-failure' }),
+    });
+    this.logDirFailureHandler.start();
     this.logCleaner = startLogCleaner(cfg, this.logManager, this.topicConfigs, this.log.child({ component: 'log-cleaner' })); // group coordinator (log compaction)
     this.groupCoordinator = startGroupCoordinator(cfg, this.replicaManager, this.log.child({ component: 'group-coordinator' })); // group coordinator
     this.controller = new KafkaController(
@@ -319,6 +342,7 @@ export class KafkaServer {
     await this.configChangeListener?.stop();
     this.groupCoordinator?.shutdown(); // group coordinator
     this.logCleaner?.shutdown(); // group coordinator (log compaction)
+    this.logDirFailureHandler?.stop();
     await this.replicaManager?.shutdown();
     this.isrManager?.shutdown();
     await this.controller?.shutdown();

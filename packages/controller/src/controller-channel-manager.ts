@@ -107,14 +107,29 @@ class BrokerSendQueue {
   }
 }
 
-export class ControllerChannelManager {
+export interface ControllerChannelOptions {
+  controllerId: number;
+  listenerName: string;
+  requestTimeoutMs: number;
+  logger: Logger;
+}
+
+/** How the controller reaches brokers (ControllerChannelManager; tests record requests instead). */
+export interface ControllerChannel {
+  addBroker(broker: ControllerBrokerInfo): void;
+  removeBroker(id: number): Promise<void>;
+  send<Req, Res>(brokerId: number, api: ApiDefinition<Req, Res>, request: Req, onResponse?: (response: Res) => void): void;
+  shutdown(): Promise<void>;
+}
+
+export class ControllerChannelManager implements ControllerChannel {
   readonly #queues = new Map<number, BrokerSendQueue>();
   readonly #controllerId: number;
   readonly #listenerName: string;
   readonly #requestTimeoutMs: number;
   readonly #log: Logger;
 
-  constructor(opts: { controllerId: number; listenerName: string; requestTimeoutMs: number; logger: Logger }) {
+  constructor(opts: ControllerChannelOptions) {
     this.#controllerId = opts.controllerId;
     this.#listenerName = opts.listenerName;
     this.#requestTimeoutMs = opts.requestTimeoutMs;

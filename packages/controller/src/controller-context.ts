@@ -44,6 +44,11 @@ export class ControllerContext {
   readonly reassignments = new Map<string, TopicPartition & { adding: number[]; removing: number[] }>();
   /** Brokers that still have to confirm StopReplica(delete) of a topic being deleted. */
   readonly deletionPendingReplicas = new Map<string, Set<string>>();
+  /**
+   * KIP-112: per live broker, the partitions ("topic-partition") whose replica sits in a failed log dir, as its
+   * LeaderAndIsr answers (KAFKA_STORAGE_ERROR) said. Cleared when the broker restarts.
+   */
+  readonly replicasOnOfflineDirs = new Map<number, Set<string>>();
 
   reset(): void {
     this.liveBrokers.clear();
@@ -53,6 +58,19 @@ export class ControllerContext {
     this.topicsToBeDeleted.clear();
     this.deletionPendingReplicas.clear();
     this.reassignments.clear();
+    this.replicasOnOfflineDirs.clear();
+  }
+
+  /** Kafka's isReplicaOnline: the broker is live and the replica is not in one of its failed log dirs. */
+  isReplicaOnline(brokerId: number, tp: TopicPartition): boolean {
+    return this.liveBrokers.has(brokerId) && !this.replicasOnOfflineDirs.get(brokerId)?.has(tpKey(tp.topic, tp.partition));
+  }
+
+  /** The brokers whose replica of `tp` can lead or be in sync: live, without the partition in a failed dir. */
+  onlineReplicaBrokers(tp: TopicPartition): Set<number> {
+    const out = new Set<number>();
+    for (const id of this.liveBrokers.keys()) if (this.isReplicaOnline(id, tp)) out.add(id);
+    return out;
   }
 
   liveBrokerIds(): Set<number> {

@@ -37,6 +37,12 @@ export type ControllerEvent =
   | { type: 'AutoPreferredReplicaLeaderElection' }
   | { type: 'PreferredReplicaElectionZnode' }
   | { type: 'PartitionReassignment' }
-  | { type: 'UncleanLeaderElectionEnable' };
+  | { type: 'UncleanLeaderElectionEnable' }
+  /** Partitions whose election failed on a ZooKeeper error are tried again. */
+  | { type: 'OfflinePartitionElectionRetry' }
+  /** A broker reported a failed log dir under /log_dir_event_notification (KIP-112). */
+  | { type: 'LogDirEventNotification' }
+  /** A broker's LeaderAndIsr answer, when it names (or may clear) replicas in failed log dirs. */
+  | { type: 'LeaderAndIsrResponseReceived'; brokerId: number; partitionErrors: (TopicPartition & { errorCode: number })[] };
 
 export type ControllerEventType = ControllerEvent['type'];

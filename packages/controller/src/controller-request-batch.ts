@@ -1,6 +1,6 @@
 import { ErrorCode, type Logger } from '@gregor/common';
 import { LeaderAndIsr, StopReplica, UpdateMetadata } from '@gregor/protocol';
-import type { ControllerChannelManager } from './controller-channel-manager.js';
+import type { ControllerChannel } from './controller-channel-manager.js';
 import { tpKey, type ControllerContext, type TopicPartition } from './controller-context.js';
 
 /** Leader -2 in UpdateMetadata tells brokers the partition is being deleted. */
@@ -13,7 +13,7 @@ export const LEADER_DURING_DELETE = -2;
  */
 export class ControllerRequestBatch {
   readonly #ctx: ControllerContext;
-  readonly #channel: ControllerChannelManager;
+  readonly #channel: ControllerChannel;
   readonly #controllerId: number;
   readonly #log: Logger;
   readonly #leaderAndIsr = new Map<number, Map<string, TopicPartition & { isNew: boolean }>>();
@@ -21,19 +21,22 @@ export class ControllerRequestBatch {
   #updateMetadataBrokers = new Set<number>();
   readonly #stopReplica = new Map<number, { delete: boolean; partitions: TopicPartition[] }[]>();
   readonly #onStopReplicaResult: (topic: string, partition: number, brokerId: number, errorCode: number) => void;
+  readonly #onLeaderAndIsrResult: (brokerId: number, partitionErrors: (TopicPartition & { errorCode: number })[]) => void;
 
   constructor(
     ctx: ControllerContext,
-    channel: ControllerChannelManager,
+    channel: ControllerChannel,
     controllerId: number,
     log: Logger,
     onStopReplicaResult: (topic: string, partition: number, brokerId: number, errorCode: number) => void,
+    onLeaderAndIsrResult: (brokerId: number, partitionErrors: (TopicPartition & { errorCode: number })[]) => void = () => {},
   ) {
     this.#ctx = ctx;
     this.#channel = channel;
     this.#controllerId = controllerId;
     this.#log = log;
     this.#onStopReplicaResult = onStopReplicaResult;
+    this.#onLeaderAndIsrResult = onLeaderAndIsrResult;
   }
 
   /** LeaderAndIsr for `tp` to each of `brokerIds`, plus UpdateMetadata of `tp` to all live brokers. */
@@ -73,7 +76,8 @@ export class ControllerRequestBatch {
       isr: l?.isr ?? [],
       zkVersion: l?.zkVersion ?? -1,
       replicas,
-      offlineReplicas: replicas.filter((r) => !this.#ctx.liveBrokers.has(r)),
+      // KIP-112: a replica on a dead broker or in a failed log dir.
+      offlineReplicas: replicas.filter((r) => !this.#ctx.isReplicaOnline(r, tp)),
     };
   }
 
@@ -126,7 +130,11 @@ export class ControllerRequestBatch {
       this.#channel.send(brokerId, LeaderAndIsr, request, (response) => {
         if (response && response.errorCode !== ErrorCode.NONE) {
           this.#log.warn({ broker: brokerId, errorCode: response.errorCode }, 'LeaderAndIsr refused');
+          return;
         }
+        // KAFKA_STORAGE_ERROR names replicas in a failed log dir (KIP-112); the controller takes them offline.
+        const errors = (response?.partitionErrors ?? []).map((e) => ({ topic: e.topicName, partition: e.partitionIndex, errorCode: e.errorCode }));
+        this.#onLeaderAndIsrResult(brokerId, errors);
       });
     }
     if (this.#updateMetadataBrokers.size > 0) {

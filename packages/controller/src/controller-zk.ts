@@ -23,6 +23,10 @@ export interface ElectionOutcome {
  */
 export interface ControllerZk {
   tryElectController(brokerId: number): Promise<ElectionOutcome>;
+  /** Who holds /controller; `elected` only if this session owns the ephemeral node (resolves an election whose answer was lost). */
+  describeController(brokerId: number): Promise<ElectionOutcome>;
+  /** Deletes /controller if this session owns it, so another broker can take over (Kafka's triggerControllerMove). */
+  resignController(brokerId: number): Promise<void>;
   /** Reads /controller; `watch` fires when it is created, changed or deleted. */
   getControllerId(watch?: () => void): Promise<number | null>;
   getBrokerIds(watch?: () => void): Promise<number[]>;
@@ -59,6 +63,9 @@ export interface ControllerZk {
   writeTopicAssignment(topic: string, assignment: TopicAssignment, controllerEpochZkVersion: number): Promise<void>;
   getIsrChangeNotifications(watch?: () => void): Promise<{ name: string; partitions: { topic: string; partition: number }[] }[]>;
   deleteIsrChangeNotifications(names: string[], controllerEpochZkVersion: number): Promise<void>;
+  /** /log_dir_event_notification (KIP-112): the broker each notification names (null if it vanished meanwhile). */
+  getLogDirEventNotifications(watch?: () => void): Promise<{ name: string; brokerId: number | null }[]>;
+  deleteLogDirEventNotifications(names: string[], controllerEpochZkVersion: number): Promise<void>;
 }
 
 export function isNodeExists(err: unknown): boolean {

@@ -1,4 +1,6 @@
-export { KafkaController, type ControllerConfig } from './kafka-controller.js';
+export { KafkaController, type ControllerConfig, type ControllerOptions } from './kafka-controller.js';
+export { ControllerSessionLostError } from './zk-retry.js';
+export type { ControllerChannel, ControllerChannelOptions } from './controller-channel-manager.js';
 export type { LeaderElectionOutcome, AlterReassignmentsOutcome, ListReassignmentsOutcome } from './controller-events.js';
 export type { ReassignmentRequest, PartitionError, OngoingReassignment } from './partition-reassignment.js';
 export { originReplicas, targetReplicas, reassignTo, isBeingReassigned, type ReplicaSet } from './replica-set.js';

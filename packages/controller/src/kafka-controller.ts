@@ -1,13 +1,14 @@
 import { ErrorCode, type Logger } from '@gregor/common';
 import { ControllerMovedError } from '@gregor/zookeeper';
-import { ControllerChannelManager } from './controller-channel-manager.js';
+import { ControllerChannelManager, type ControllerChannel, type ControllerChannelOptions } from './controller-channel-manager.js';
 import { ControllerContext, tpKey, type ControllerBrokerInfo, type TopicPartition } from './controller-context.js';
 import { ControllerEventManager } from './controller-event-manager.js';
 import type { AlterReassignmentsOutcome, ControllerEvent, LeaderElectionOutcome, ListReassignmentsOutcome } from './controller-events.js';
 import { ControllerRequestBatch } from './controller-request-batch.js';
 import { PartitionReassignment, type ReassignmentRequest } from './partition-reassignment.js';
 import { originReplicas, targetReplicas } from './replica-set.js';
-import { isBadVersion, isNodeExists, type ControllerZk, type PartitionStateData } from './controller-zk.js';
+import { isBadVersion, isNodeExists, type ControllerZk, type ElectionOutcome, type PartitionStateData } from './controller-zk.js';
+import { ControllerSessionLostError, retryingControllerZk, ZkCallTimer } from './zk-retry.js';
 import {
   controlledShutdownLeaderElection,
   newPartitionLeaderElection,
@@ -18,6 +19,21 @@ import {
 
 /** Kafka's ElectionType.UNCLEAN (PREFERRED is 0). */
 const UNCLEAN_ELECTION = 1;
+/** A partition whose election failed on a ZooKeeper error is tried again after this long. */
+const ELECTION_RETRY_MS = 1000;
+/** After its failover failed, a broker stands for election again only after this long (others may go first). */
+const FAILED_FAILOVER_BACKOFF_MS = 1000;
+/** Events that take at least this long are logged with where their time went (ZooKeeper calls vs the rest). */
+const SLOW_EVENT_MS = 100;
+/** Partitions whose state znodes are read and written concurrently during an election (pipelined requests). */
+const PARTITION_WRITES_IN_FLIGHT = 100;
+
+export interface ControllerOptions {
+  /** How requests reach brokers; default a ControllerChannelManager (tests record them instead). */
+  channel?: (opts: ControllerChannelOptions) => ControllerChannel;
+  /** Backoff of ZooKeeper calls retried after a connection error. */
+  zkRetryBackoffMs?: { base: number; max: number };
+}
 
 export interface ControllerConfig {
   brokerId: number;
@@ -42,23 +58,41 @@ export class KafkaController {
   readonly #log: Logger;
   readonly #events: ControllerEventManager<ControllerEvent>;
   readonly ctx = new ControllerContext();
-  #channel: ControllerChannelManager | null = null;
+  readonly #newChannel: (opts: ControllerChannelOptions) => ControllerChannel;
+  #channel: ControllerChannel | null = null;
   #activeControllerId: number | null = null;
+  /** Acting as controller: set only once failover has loaded the context and told the brokers. */
   #active = false;
+  /** Elected, failover loading in progress: not acting yet. */
+  #loading = false;
   #stopped = false;
   #rebalanceTimer: NodeJS.Timeout | undefined;
+  #electionRetryTimer: NodeJS.Timeout | undefined;
+  /** After a failed failover this broker lets others take /controller first, for a while. */
+  #electAgainAt = 0;
+  #electAgainTimer: NodeJS.Timeout | undefined;
+  /** Aborted when the ZooKeeper session is lost or the controller stops: ZooKeeper calls stop retrying. */
+  #sessionAbort = new AbortController();
   readonly #reassignment: PartitionReassignment;
+  readonly #zkTimer = new ZkCallTimer();
   /** Called when this broker becomes or stops being the controller (metrics, logs). */
   onActiveChange: (active: boolean) => void = () => {};
 
-  constructor(cfg: ControllerConfig, zk: ControllerZk, logger: Logger) {
+  constructor(cfg: ControllerConfig, zk: ControllerZk, logger: Logger, opts: ControllerOptions = {}) {
     this.#cfg = cfg;
-    this.#zk = zk;
     this.#log = logger.child({ component: 'controller' });
+    this.#zk = retryingControllerZk(zk, {
+      signal: () => this.#sessionAbort.signal,
+      log: this.#log,
+      baseBackoffMs: opts.zkRetryBackoffMs?.base,
+      maxBackoffMs: opts.zkRetryBackoffMs?.max,
+      timer: this.#zkTimer,
+    });
+    this.#newChannel = opts.channel ?? ((o) => new ControllerChannelManager(o));
     this.#events = new ControllerEventManager((e) => this.#process(e), this.#log, (e) => this.#refuse(e));
     this.#reassignment = new PartitionReassignment({
       ctx: this.ctx,
-      zk,
+      zk: this.#zk,
       log: this.#log,
       writeState: (tp, state, v) => this.#writeState(tp, state, v),
     });
@@ -100,7 +134,10 @@ export class KafkaController {
 
   /** The ZooKeeper session is lost: stop acting at once, whatever is queued. */
   onZkSessionLost(): void {
-    if (this.#active) {
+    // Calls being retried belong to the lost session: the event in progress gives up.
+    this.#sessionAbort.abort();
+    this.#sessionAbort = new AbortController();
+    if (this.#active || this.#loading) {
       this.#log.warn('ZooKeeper session lost: resigning as controller');
       this.#events.clear();
       this.#events.put({ type: 'Resign' });
@@ -146,6 +183,8 @@ export class KafkaController {
 
   async shutdown(): Promise<void> {
     this.#stopped = true;
+    this.#sessionAbort.abort(); // an event retrying against an unreachable ZooKeeper must not hold the shutdown
+    clearTimeout(this.#electAgainTimer);
     await this.#events.stop();
     await this.#resign();
   }
@@ -169,7 +208,23 @@ export class KafkaController {
     }
   }
 
+  /** Where a slow event's time went: ZooKeeper calls by method, and the rest (elections, building requests). */
+  onSlowEvent: (profile: { event: string; ms: number; zkMs: number; zkCalls: number; zk: Record<string, { calls: number; ms: number }> }) => void = (p) =>
+    this.#log.info(p, 'controller event took long');
+
   async #process(e: ControllerEvent): Promise<void> {
+    const started = performance.now();
+    this.#zkTimer.take();
+    try {
+      await this.#handle(e);
+    } finally {
+      const ms = performance.now() - started;
+      const zk = this.#zkTimer.take();
+      if (ms >= SLOW_EVENT_MS) this.onSlowEvent({ event: e.type, ms: Math.round(ms), zkMs: zk.totalMs, zkCalls: zk.calls, zk: zk.byMethod });
+    }
+  }
+
+  async #handle(e: ControllerEvent): Promise<void> {
     try {
       await this.#processEvent(e);
     } catch (err) {
@@ -180,6 +235,12 @@ export class KafkaController {
         this.#log.warn({ event: e.type, err: err.message }, 'controller moved: resigning');
         await this.#resign();
         await this.#maybeElect();
+        return;
+      }
+      if (err instanceof ControllerSessionLostError) {
+        // The new session (onNewZkSession) elects and reloads everything; this event's work is redone there.
+        this.#refuse(e);
+        this.#log.warn({ event: e.type, err: err.message }, 'ZooKeeper session lost while handling an event');
         return;
       }
       this.#refuse(e, ErrorCode.UNKNOWN_SERVER_ERROR);
@@ -239,12 +300,17 @@ export class KafkaController {
       case 'PartitionReassignment':
         await this.#onPartitionReassignmentZnode();
         return;
-      case 'UncleanLeaderElectionEnable': {
+      case 'UncleanLeaderElectionEnable':
+      case 'OfflinePartitionElectionRetry': {
         const batch = this.#newBatch();
         await this.#electLeadersForNewOrOfflinePartitions(this.ctx.allPartitions(), batch);
         batch.send();
         return;
       }
+      case 'LogDirEventNotification':
+        return this.#onLogDirEventNotification();
+      case 'LeaderAndIsrResponseReceived':
+        return this.#onLeaderAndIsrResponse(e.brokerId, e.partitionErrors);
     }
   }
 
@@ -254,7 +320,23 @@ export class KafkaController {
     const current = await this.#zk.getControllerId(this.#enqueue({ type: 'ControllerChange' }));
     if (current !== null) {
       this.#activeControllerId = current;
-      if (this.#active && current !== this.#cfg.brokerId) await this.#resign();
+      if (current !== this.#cfg.brokerId) {
+        if (this.#active) await this.#resign();
+        return;
+      }
+      if (this.#active) return;
+      // /controller names this broker but it is not acting: an election whose answer was lost (a timeout) may
+      // have created it. It is ours only if this session owns the znode; a previous session's vanishes with it.
+      const owned = await this.#zk.describeController(this.#cfg.brokerId);
+      if (!owned.elected) return;
+      this.#log.warn({ epoch: owned.epoch }, '/controller is ours although the election got no answer: acting as controller');
+      return this.#becomeController(owned);
+    }
+    const wait = this.#electAgainAt - Date.now();
+    if (wait > 0) {
+      clearTimeout(this.#electAgainTimer);
+      this.#electAgainTimer = setTimeout(this.#enqueue({ type: 'ControllerChange' }), wait);
+      this.#electAgainTimer.unref();
       return;
     }
     const outcome = await this.#zk.tryElectController(this.#cfg.brokerId);
@@ -265,15 +347,33 @@ export class KafkaController {
       if (this.#active) await this.#resign();
       return;
     }
+    await this.#becomeController(outcome);
+  }
+
+  async #becomeController(outcome: ElectionOutcome): Promise<void> {
+    this.#activeControllerId = this.#cfg.brokerId;
     this.ctx.epoch = outcome.epoch;
     this.ctx.epochZkVersion = outcome.epochZkVersion;
     this.#log.info({ epoch: outcome.epoch }, 'elected controller');
-    await this.#onControllerFailover();
+    try {
+      await this.#onControllerFailover();
+    } catch (err) {
+      // A half-loaded controller must not act.
+      await this.#resign();
+      if (err instanceof ControllerMovedError || err instanceof ControllerSessionLostError) throw err;
+      // Kafka's triggerControllerMove: free /controller so another broker (or this one, afresh) takes over.
+      this.#log.error({ err }, 'controller failover failed: resigning and deleting /controller');
+      this.#electAgainAt = Date.now() + FAILED_FAILOVER_BACKOFF_MS;
+      await this.#zk.resignController(this.#cfg.brokerId);
+    }
   }
 
   async #resign(): Promise<void> {
     clearInterval(this.#rebalanceTimer);
     this.#rebalanceTimer = undefined;
+    clearTimeout(this.#electionRetryTimer);
+    this.#electionRetryTimer = undefined;
+    this.#loading = false;
     const wasActive = this.#active;
     this.#active = false;
     const channel = this.#channel;
@@ -287,14 +387,24 @@ export class KafkaController {
   }
 
   #newBatch(): ControllerRequestBatch {
-    return new ControllerRequestBatch(this.ctx, this.#channel!, this.#cfg.brokerId, this.#log, (topic, partition, brokerId, errorCode) =>
-      this.#events.put({ type: 'TopicDeletionStopReplicaResult', topic, partition, brokerId, errorCode }),
+    return new ControllerRequestBatch(
+      this.ctx,
+      this.#channel!,
+      this.#cfg.brokerId,
+      this.#log,
+      (topic, partition, brokerId, errorCode) => this.#events.put({ type: 'TopicDeletionStopReplicaResult', topic, partition, brokerId, errorCode }),
+      (brokerId, partitionErrors) => {
+        // Only answers that can change which replicas are offline (KIP-112) become events.
+        if (partitionErrors.some((e) => e.errorCode === ErrorCode.KAFKA_STORAGE_ERROR) || this.ctx.replicasOnOfflineDirs.has(brokerId)) {
+          this.#events.put({ type: 'LeaderAndIsrResponseReceived', brokerId, partitionErrors });
+        }
+      },
     );
   }
 
   async #onControllerFailover(): Promise<void> {
-    this.#active = true;
-    this.#channel = new ControllerChannelManager({
+    this.#loading = true;
+    this.#channel = this.#newChannel({
       controllerId: this.#cfg.brokerId,
       listenerName: this.#cfg.interBrokerListenerName,
       requestTimeoutMs: this.#cfg.controllerSocketTimeoutMs,
@@ -309,6 +419,9 @@ export class KafkaController {
     const topics = await this.#zk.getTopics(this.#enqueue({ type: 'TopicChange' }));
     for (const topic of topics) await this.#loadTopic(topic);
     await this.#zk.getIsrChangeNotifications(this.#enqueue({ type: 'IsrChangeNotification' }));
+    // Log dir failures reported while no controller listened are answered by the LeaderAndIsr sent below.
+    const logDirEvents = await this.#zk.getLogDirEventNotifications(this.#enqueue({ type: 'LogDirEventNotification' }));
+    if (logDirEvents.length > 0) await this.#zk.deleteLogDirEventNotifications(logDirEvents.map((n) => n.name), this.ctx.epochZkVersion);
 
     const batch = this.#newBatch();
     // Brokers must know the live brokers and every partition before they act on LeaderAndIsr.
@@ -318,6 +431,9 @@ export class KafkaController {
     // Resend the current leadership to every live replica: brokers may have missed decisions.
     for (const tp of this.ctx.allPartitions()) batch.addLeaderAndIsr(this.ctx.replicasOf(tp.topic, tp.partition), tp);
     batch.send();
+    // Loaded and the brokers told: only now does this broker act (and say so) as controller.
+    this.#loading = false;
+    this.#active = true;
     this.onActiveChange(true);
     await this.#onTopicDeletion();
     // Reassignments: what /admin/reassign_partitions asks for, then those the assignment znodes say are in progress.
@@ -366,23 +482,61 @@ export class KafkaController {
    * (offline), writes the state znodes, and queues LeaderAndIsr to their replicas.
    */
   async #electLeadersForNewOrOfflinePartitions(tps: TopicPartition[], batch: ControllerRequestBatch): Promise<void> {
-    const live = this.ctx.liveBrokerIds();
-    for (const tp of tps) {
-      if (this.ctx.topicsToBeDeleted.has(tp.topic)) continue;
+    const uncleanAllowed = this.#uncleanAllowedPerTopic();
+    await this.#eachPartition(tps, 'leader election', async (tp) => {
+      if (this.ctx.topicsToBeDeleted.has(tp.topic)) return;
       const key = tpKey(tp.topic, tp.partition);
       const replicas = this.ctx.replicasOf(tp.topic, tp.partition);
       const current = this.ctx.leadership.get(key);
+      const online = this.ctx.onlineReplicaBrokers(tp);
       if (!current) {
-        const r = newPartitionLeaderElection(replicas, live);
+        const r = newPartitionLeaderElection(replicas, online);
         if (!r) {
           this.#log.warn({ partition: key, replicas }, 'new partition has no live replica; it stays offline');
-          continue;
+          return;
         }
         await this.#createState(tp, r, batch);
-      } else if (!live.has(current.leader)) {
-        const unclean = await this.#uncleanAllowed(tp.topic);
-        await this.#electAndWrite(tp, (isr) => offlinePartitionLeaderElection(replicas, isr, live, unclean), batch);
+      } else if (!online.has(current.leader)) {
+        const unclean = await uncleanAllowed(tp.topic);
+        await this.#electAndWrite(tp, (isr) => offlinePartitionLeaderElection(replicas, isr, online, unclean), batch);
       }
+    });
+  }
+
+  /**
+   * Runs `fn` for each partition, up to PARTITION_WRITES_IN_FLIGHT at a time: their ZooKeeper reads and writes
+   * are pipelined on the session instead of one round trip after another (Kafka 2.4 sends a state change's
+   * znode writes as one batch of async requests). One partition's ZooKeeper failure does not stop the others
+   * (their decisions still reach the brokers), and the failed ones are elected again shortly. A moved
+   * controller or a lost session stops everything.
+   */
+  async #eachPartition(tps: TopicPartition[], what: string, fn: (tp: TopicPartition) => Promise<void>): Promise<void> {
+    let failed = 0;
+    let fatal: { err: unknown } | null = null;
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < tps.length && fatal === null) {
+        const tp = tps[next++]!;
+        try {
+          await fn(tp);
+        } catch (err) {
+          if (err instanceof ControllerMovedError || err instanceof ControllerSessionLostError) {
+            fatal ??= { err };
+            return;
+          }
+          failed++;
+          this.#log.error({ err, partition: tpKey(tp.topic, tp.partition) }, `${what} failed for a partition; retrying in ${ELECTION_RETRY_MS} ms`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PARTITION_WRITES_IN_FLIGHT, tps.length) }, worker));
+    if (fatal !== null) throw (fatal as { err: unknown }).err;
+    if (failed > 0 && !this.#electionRetryTimer && !this.#stopped) {
+      this.#electionRetryTimer = setTimeout(() => {
+        this.#electionRetryTimer = undefined;
+        if (!this.#stopped) this.#events.put({ type: 'OfflinePartitionElectionRetry' });
+      }, ELECTION_RETRY_MS);
+      this.#electionRetryTimer.unref();
     }
   }
 
@@ -396,8 +550,12 @@ export class KafkaController {
       this.#log.info({ partition: key, leader: r.leader, isr: r.isr }, 'partition online');
     } catch (err) {
       if (!isNodeExists(err)) throw err;
+      // Created meanwhile, possibly by our own create retried after a lost answer: brokers learn what is stored.
       const s = await this.#zk.getPartitionState(tp.topic, tp.partition);
-      if (s) this.ctx.leadership.set(key, { ...tp, ...s.state, zkVersion: s.zkVersion });
+      if (s) {
+        this.ctx.leadership.set(key, { ...tp, ...s.state, zkVersion: s.zkVersion });
+        batch.addLeaderAndIsr(this.ctx.replicasOf(tp.topic, tp.partition), tp, true);
+      }
     }
   }
 
@@ -416,7 +574,7 @@ export class KafkaController {
       if (!current) return false;
       const r = elect(current.isr);
       if (!r) {
-        if (this.ctx.liveBrokers.has(current.leader)) return false;
+        if (this.ctx.isReplicaOnline(current.leader, tp)) return false;
         // No eligible leader: the partition goes offline (leader -1), the ISR keeps its last member.
         if (current.leader === -1) return false;
         const offline: PartitionStateData = { controllerEpoch: this.ctx.epoch, leader: -1, leaderEpoch: current.leaderEpoch + 1, isr: current.isr };
@@ -440,6 +598,16 @@ export class KafkaController {
   }
 
   /** unclean.leader.election.enable: the topic's override in /config/topics/<t>, else the broker's setting. */
+  /** #uncleanAllowed read once per topic for one election round (Kafka reads the topics' configs once per batch). */
+  #uncleanAllowedPerTopic(): (topic: string) => Promise<boolean> {
+    const cache = new Map<string, Promise<boolean>>();
+    return (topic) => {
+      let p = cache.get(topic);
+      if (!p) cache.set(topic, (p = this.#uncleanAllowed(topic)));
+      return p;
+    };
+  }
+
   async #uncleanAllowed(topic: string): Promise<boolean> {
     const override = (await this.#zk.getTopicConfig(topic))['unclean.leader.election.enable'];
     return override !== undefined ? override === 'true' : this.#cfg.uncleanLeaderElectionEnable;
@@ -456,7 +624,8 @@ export class KafkaController {
       if (!isBadVersion(err)) throw err;
       const s = await this.#zk.getPartitionState(tp.topic, tp.partition);
       if (s) this.ctx.leadership.set(key, { ...tp, ...s.state, zkVersion: s.zkVersion });
-      return false;
+      // Our own write, retried after its answer was lost, finds its own result: it succeeded.
+      return s !== null && sameState(s.state, state);
     }
   }
 
@@ -475,6 +644,8 @@ export class KafkaController {
     for (const id of [...dead, ...bounced.map((b) => b.id)]) {
       known.delete(id);
       this.ctx.shuttingDownBrokerIds.delete(id);
+      // A restarted broker reloads its log dirs: what failed before is back (or reported again).
+      this.ctx.replicasOnOfflineDirs.delete(id);
       await this.#channel!.removeBroker(id);
     }
     if (dead.length > 0 || bounced.length > 0) await this.#onBrokerFailure([...dead, ...bounced.map((b) => b.id)]);
@@ -489,23 +660,75 @@ export class KafkaController {
   async #onBrokerFailure(deadIds: number[]): Promise<void> {
     const batch = this.#newBatch();
     const dead = new Set(deadIds);
-    const live = this.ctx.liveBrokerIds();
-    for (const tp of this.ctx.allPartitions()) {
-      const key = tpKey(tp.topic, tp.partition);
-      const l = this.ctx.leadership.get(key);
-      if (!l || this.ctx.topicsToBeDeleted.has(tp.topic)) continue;
-      const replicas = this.ctx.replicasOf(tp.topic, tp.partition);
-      if (dead.has(l.leader)) {
-        const unclean = await this.#uncleanAllowed(tp.topic);
-        await this.#electAndWrite(tp, (isr) => offlinePartitionLeaderElection(replicas, isr, live, unclean), batch);
-      } else if (l.isr.some((b) => dead.has(b)) && l.leader >= 0) {
-        // A dead follower leaves the ISR at once (Kafka's OfflineReplica transition).
-        await this.#removeReplicasFromIsr(tp, dead, batch);
-      }
-    }
-    batch.addUpdateMetadata([...live], []);
+    await this.#onReplicasOffline(this.ctx.allPartitions(), (_tp, broker) => dead.has(broker), batch);
+    batch.addUpdateMetadata([...this.ctx.liveBrokers.keys()], []);
     batch.send();
     await this.#retryPendingDeletions();
+  }
+
+  /**
+   * Kafka's onReplicasBecomeOffline: a partition whose leader's replica is offline gets a new leader from the
+   * online ISR; an offline follower leaves the ISR at once (the OfflineReplica transition).
+   */
+  async #onReplicasOffline(tps: TopicPartition[], isOffline: (tp: TopicPartition, broker: number) => boolean, batch: ControllerRequestBatch): Promise<void> {
+    const uncleanAllowed = this.#uncleanAllowedPerTopic();
+    await this.#eachPartition(tps, 'offline replica handling', async (tp) => {
+      const l = this.ctx.leadership.get(tpKey(tp.topic, tp.partition));
+      if (!l || this.ctx.topicsToBeDeleted.has(tp.topic)) return;
+      const replicas = this.ctx.replicasOf(tp.topic, tp.partition);
+      if (l.leader >= 0 && isOffline(tp, l.leader)) {
+        const online = this.ctx.onlineReplicaBrokers(tp);
+        const unclean = await uncleanAllowed(tp.topic);
+        await this.#electAndWrite(tp, (isr) => offlinePartitionLeaderElection(replicas, isr, online, unclean), batch);
+      } else if (l.leader >= 0 && l.isr.some((b) => isOffline(tp, b))) {
+        await this.#removeReplicasFromIsr(tp, new Set(l.isr.filter((b) => isOffline(tp, b))), batch);
+      }
+    });
+  }
+
+  // ---- failed log dirs (KIP-112) ---------------------------------------------------------
+
+  /**
+   * Kafka's onBrokerLogDirFailure: a broker reported a failed log dir. Every replica it hosts gets LeaderAndIsr;
+   * its answers name the replicas in failed dirs (KAFKA_STORAGE_ERROR), handled as they arrive.
+   */
+  async #onLogDirEventNotification(): Promise<void> {
+    const notes = await this.#zk.getLogDirEventNotifications(this.#enqueue({ type: 'LogDirEventNotification' }));
+    if (notes.length === 0) return;
+    const brokers = new Set(notes.map((n) => n.brokerId).filter((b): b is number => b !== null && this.ctx.liveBrokers.has(b)));
+    this.#log.warn({ brokers: [...brokers] }, 'log dir failure reported: asking the broker which replicas are offline');
+    const batch = this.#newBatch();
+    for (const broker of brokers) {
+      for (const tp of this.ctx.partitionsOnBroker(broker)) {
+        if (this.ctx.leadership.has(tpKey(tp.topic, tp.partition)) && !this.ctx.topicsToBeDeleted.has(tp.topic)) batch.addLeaderAndIsr([broker], tp);
+      }
+    }
+    batch.send();
+    await this.#zk.deleteLogDirEventNotifications(notes.map((n) => n.name), this.ctx.epochZkVersion);
+  }
+
+  /** Kafka's LeaderAndIsrResponseReceived: KAFKA_STORAGE_ERROR marks a replica offline, NONE online again. */
+  async #onLeaderAndIsrResponse(brokerId: number, partitionErrors: (TopicPartition & { errorCode: number })[]): Promise<void> {
+    if (!this.ctx.liveBrokers.has(brokerId)) return;
+    const previous = this.ctx.replicasOnOfflineDirs.get(brokerId) ?? new Set<string>();
+    const current = new Set(previous);
+    const newlyOffline: TopicPartition[] = [];
+    for (const e of partitionErrors) {
+      const key = tpKey(e.topic, e.partition);
+      if (e.errorCode === ErrorCode.KAFKA_STORAGE_ERROR) {
+        current.add(key);
+        if (!previous.has(key) && this.ctx.assignments.get(e.topic)?.has(e.partition)) newlyOffline.push({ topic: e.topic, partition: e.partition });
+      } else if (e.errorCode === ErrorCode.NONE) current.delete(key);
+    }
+    if (current.size > 0) this.ctx.replicasOnOfflineDirs.set(brokerId, current);
+    else this.ctx.replicasOnOfflineDirs.delete(brokerId);
+    if (newlyOffline.length === 0) return;
+    this.#log.warn({ broker: brokerId, partitions: newlyOffline.map((tp) => tpKey(tp.topic, tp.partition)) }, 'replicas in a failed log dir are offline');
+    const batch = this.#newBatch();
+    const offline = new Set(newlyOffline.map((tp) => tpKey(tp.topic, tp.partition)));
+    await this.#onReplicasOffline(newlyOffline, (tp, broker) => broker === brokerId && offline.has(tpKey(tp.topic, tp.partition)), batch);
+    batch.addUpdateMetadata([...this.ctx.liveBrokers.keys()], newlyOffline);
+    batch.send();
   }
 
   async #removeReplicasFromIsr(tp: TopicPartition, ids: Set<number>, batch: ControllerRequestBatch): Promise<void> {
@@ -805,4 +1028,8 @@ export class KafkaController {
       }
     }
   }
+}
+
+function sameState(a: PartitionStateData, b: PartitionStateData): boolean {
+  return a.leader === b.leader && a.leaderEpoch === b.leaderEpoch && a.controllerEpoch === b.controllerEpoch && a.isr.length === b.isr.length && a.isr.every((id, i) => b.isr[i] === id);
 }

@@ -1,3 +1,4 @@
+import { CorruptDataError } from '@gregor/common';
 import {
   ZkError,
   ZkErrorCode,
@@ -30,6 +31,14 @@ export class KafkaZkControllerStore implements ControllerZk {
 
   async tryElectController(brokerId: number): Promise<ElectionOutcome> {
     return this.#zk.tryElectController(brokerId);
+  }
+
+  describeController(brokerId: number): Promise<ElectionOutcome> {
+    return this.#zk.describeController(brokerId);
+  }
+
+  resignController(brokerId: number): Promise<void> {
+    return this.#zk.resignController(brokerId);
   }
 
   getControllerId(watch?: () => void): Promise<number | null> {
@@ -132,5 +141,24 @@ export class KafkaZkControllerStore implements ControllerZk {
 
   async deleteIsrChangeNotifications(names: string[]): Promise<void> {
     await this.#zk.deleteIsrChangeNotifications(names);
+  }
+
+  async getLogDirEventNotifications(watch?: () => void) {
+    const names = await this.#zk.getLogDirEventNotifications(watch ? () => watch() : undefined);
+    const out: { name: string; brokerId: number | null }[] = [];
+    for (const name of names) {
+      try {
+        out.push({ name, brokerId: (await this.#zk.getLogDirEventNotification(name))?.brokerId ?? null });
+      } catch (err) {
+        // A notification Kafka could not parse either is dropped (deleted), not retried forever.
+        if (!(err instanceof CorruptDataError)) throw err;
+        out.push({ name, brokerId: null });
+      }
+    }
+    return out;
+  }
+
+  async deleteLogDirEventNotifications(names: string[]): Promise<void> {
+    await this.#zk.deleteLogDirEventNotifications(names);
   }
 }

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { ConfigError, ErrorCode, GregorError, type Logger } from '@gregor/common';
 import { fsyncDir, OffsetCheckpointFile, type TopicPartitionOffset } from './checkpoint-file.js';
 import { DELETE_DIR_SUFFIX, parseTopicPartitionDir, partitionDirName } from './file-names.js';
 import { PartitionLog } from './log.js';
 import { validateLogConfig, type LogConfig } from './log-config.js';
 import { readMetaProperties, writeMetaProperties } from './meta-properties.js';
-import type { SegmentIo } from './segment-io.js';
+import { failureDetectingIo, isStorageFailure, type LogDirFailureChannel } from './log-dir-failure-channel.js';
+import { nodeIo, type SegmentIo } from './segment-io.js';
 
 export const CLEAN_SHUTDOWN_FILE = '.kafka_cleanshutdown';
 export const RECOVERY_POINT_CHECKPOINT_FILE = 'recovery-point-offset-checkpoint';
@@ -32,6 +33,8 @@ export interface LogManagerOptions {
   producerIdExpirationMs?: number;
   /** `producer.id.expiration.check.interval.ms`: how often expired producer ids are removed (default 600000). */
   producerIdExpirationCheckIntervalMs?: number;
+  /** KIP-112: a storage failure in a log dir is reported here (the dir goes offline, the broker carries on). */
+  logDirFailureChannel?: LogDirFailureChannel;
 }
 
 interface HostedLog {
@@ -53,6 +56,10 @@ export class LogManager {
   #timers: NodeJS.Timeout[] = [];
   #clusterId: string | undefined;
   #state: 'new' | 'running' | 'stopped' = 'new';
+  readonly #io: SegmentIo | undefined;
+  /** Partitions whose log was in a log dir that failed: they stay offline until the broker restarts (KIP-112). */
+  readonly #offlinePartitions = new Set<string>();
+  readonly #offlineDirs = new Set<string>();
 
   constructor(options: LogManagerOptions) {
     if (options.logDirs.length === 0) throw new ConfigError('log.dirs must name at least one directory');
@@ -61,6 +68,8 @@ export class LogManager {
     this.#options = options;
     this.#logger = options.logger;
     this.#clusterId = options.clusterId;
+    const channel = options.logDirFailureChannel;
+    this.#io = channel ? failureDetectingIo(options.io ?? nodeIo, (path) => this.#logDirOf(path), channel) : options.io;
   }
 
   /** The cluster id given or found in meta.properties. */
@@ -93,6 +102,9 @@ export class LogManager {
   getOrCreateLog(topic: string, partition: number, config?: Partial<LogConfig>): PartitionLog {
     this.#checkRunning();
     const merged = { ...this.#options.defaultConfig, ...config };
+    if (this.#offlinePartitions.has(key(topic, partition))) {
+      throw new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, `the log of ${key(topic, partition)} is in an offline log dir`);
+    }
     const existing = this.#logs.get(key(topic, partition));
     if (existing) {
       if (config) existing.log.updateConfig(merged);
@@ -130,30 +142,66 @@ export class LogManager {
     this.#logger.info({ topic, partition }, 'deleted log');
   }
 
+  /** The partition's log was in a log dir that failed (KIP-112): it is not served until the broker restarts. */
+  isPartitionOffline(topic: string, partition: number): boolean {
+    return this.#offlinePartitions.has(key(topic, partition));
+  }
+
+  isLogDirOnline(logDir: string): boolean {
+    return this.logDirs.includes(logDir) && !this.#offlineDirs.has(logDir);
+  }
+
+  onlineLogDirs(): string[] {
+    return this.logDirs.filter((d) => !this.#offlineDirs.has(d));
+  }
+
+  /**
+   * Kafka's LogManager.handleLogDirFailure: the dir's logs are closed and forgotten (their partitions are offline
+   * from now on), and nothing is written there again. Returns the partitions that were in it.
+   */
+  handleLogDirFailure(logDir: string): { topic: string; partition: number }[] {
+    if (!this.logDirs.includes(logDir) || this.#offlineDirs.has(logDir)) return [];
+    this.#offlineDirs.add(logDir);
+    const removed: { topic: string; partition: number }[] = [];
+    for (const [k, hosted] of this.#logs) {
+      if (hosted.logDir !== logDir) continue;
+      this.#logs.delete(k);
+      this.#offlinePartitions.add(k);
+      removed.push({ topic: hosted.log.topic, partition: hosted.log.partition });
+      try {
+        hosted.log.close();
+      } catch (err) {
+        this.#logger.warn({ err, topic: hosted.log.topic, partition: hosted.log.partition }, 'closing a log in a failed dir failed');
+      }
+    }
+    this.#logger.error({ logDir, partitions: removed.length }, 'log dir offline: its partitions are no longer served');
+    return removed;
+  }
+
   allLogs(): PartitionLog[] {
     return [...this.#logs.values()].map((h) => h.log);
   }
 
   checkpointHighWatermarks(): void {
-    for (const logDir of this.logDirs) this.#checkpointDir(logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark);
+    for (const logDir of this.onlineLogDirs()) this.#checkpointDir(logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark);
   }
 
   /** The periodic HW checkpoint, with the fsync off the event loop (a snapshot of the offsets is taken now). */
   async checkpointHighWatermarksAsync(): Promise<void> {
-    await Promise.all(this.logDirs.map((logDir) => this.#checkpointDirAsync(logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark)));
+    await Promise.all(this.onlineLogDirs().map((logDir) => this.#checkpointDirAsync(logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark)));
   }
 
   checkpointRecoveryPoints(): void {
-    for (const logDir of this.logDirs) this.#checkpointDir(logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint);
+    for (const logDir of this.onlineLogDirs()) this.#checkpointDir(logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint);
   }
 
   checkpointLogStartOffsets(): void {
-    for (const logDir of this.logDirs) this.#checkpointDir(logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset);
+    for (const logDir of this.onlineLogDirs()) this.#checkpointDir(logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset);
   }
 
   /** The same, with the fsync off the event loop (a follower raising its log start on a fetch response). */
   async checkpointLogStartOffsetsAsync(): Promise<void> {
-    await Promise.all(this.logDirs.map((logDir) => this.#checkpointDirAsync(logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset)));
+    await Promise.all(this.onlineLogDirs().map((logDir) => this.#checkpointDirAsync(logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset)));
   }
 
   /** Every log dir (as configured) with the logs it holds (DescribeLogDirs). */
@@ -182,7 +230,7 @@ export class LogManager {
     this.checkpointHighWatermarks();
     this.checkpointLogStartOffsets();
     for (const { log } of this.#logs.values()) log.close();
-    for (const logDir of this.logDirs) {
+    for (const logDir of this.onlineLogDirs()) {
       if (failedDirs.has(logDir)) continue;
       writeFileSync(join(logDir, CLEAN_SHUTDOWN_FILE), '');
       fsyncDir(logDir);
@@ -196,7 +244,7 @@ export class LogManager {
 
   #logExtras(): { io?: SegmentIo; time?: () => number; producerIdExpirationMs?: number } {
     return {
-      ...(this.#options.io ? { io: this.#options.io } : {}),
+      ...(this.#io ? { io: this.#io } : {}),
       ...(this.#options.time ? { time: this.#options.time } : {}),
       ...(this.#options.producerIdExpirationMs !== undefined ? { producerIdExpirationMs: this.#options.producerIdExpirationMs } : {}),
     };
@@ -288,12 +336,21 @@ export class LogManager {
     return entries;
   }
 
+  /** The online dir holding the fewest logs (a failed dir takes no new ones). */
   #leastLoadedDir(): string {
-    const counts = new Map<string, number>(this.logDirs.map((d) => [d, 0]));
-    for (const { logDir } of this.#logs.values()) counts.set(logDir, (counts.get(logDir) ?? 0) + 1);
-    let best = this.logDirs[0]!;
-    for (const d of this.logDirs) if (counts.get(d)! < counts.get(best)!) best = d;
+    const online = this.onlineLogDirs();
+    if (online.length === 0) throw new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, 'every log dir is offline');
+    const counts = new Map<string, number>(online.map((d) => [d, 0]));
+    for (const { logDir } of this.#logs.values()) if (counts.has(logDir)) counts.set(logDir, counts.get(logDir)! + 1);
+    let best = online[0]!;
+    for (const d of online) if (counts.get(d)! < counts.get(best)!) best = d;
     return best;
+  }
+
+  /** The configured log dir a file lies under. */
+  #logDirOf(path: string): string | undefined {
+    const file = resolve(path);
+    return this.logDirs.find((d) => file.startsWith(resolve(d) + sep));
   }
 
   #runRetention(): void {
@@ -322,11 +379,15 @@ export class LogManager {
 
   /** Periodic: the three checkpoints, written asynchronously so no fsync blocks request handling. */
   #runCheckpoints(): void {
-    const writes = this.logDirs.flatMap((logDir) => [
-      this.#checkpointDirAsync(logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint),
-      this.#checkpointDirAsync(logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark),
-      this.#checkpointDirAsync(logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset),
-    ]);
-    Promise.all(writes).catch((err) => this.#logger.error({ err }, 'writing checkpoints failed'));
+    for (const logDir of this.onlineLogDirs()) {
+      Promise.all([
+        this.#checkpointDirAsync(logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint),
+        this.#checkpointDirAsync(logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark),
+        this.#checkpointDirAsync(logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset),
+      ]).catch((err) => {
+        this.#logger.error({ err, logDir }, 'writing checkpoints failed');
+        if (isStorageFailure(err)) this.#options.logDirFailureChannel?.maybeAddOfflineLogDir(logDir, 'writing checkpoints failed', err);
+      });
+    }
   }
 }

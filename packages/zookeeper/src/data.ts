@@ -339,6 +339,20 @@ export const decodeIsrChangeNotification = (data: Buffer | string): TopicPartiti
 export const encodePreferredReplicaElection = encodePartitionList;
 export const decodePreferredReplicaElection = (data: Buffer | string): TopicPartition[] => decodePartitionList(data, '/admin/preferred_replica_election');
 
+/** Kafka's LogDirUtils event: 1 = a log dir of the broker failed (KIP-112). */
+export const LOG_DIR_FAILURE_EVENT = 1;
+
+/** /log_dir_event_notification/log_dir_event_<seq>: `{"version":1,"broker":<id>,"event":1}`. */
+export function encodeLogDirEventNotification(brokerId: number, event: number = LOG_DIR_FAILURE_EVENT): Buffer {
+  return json({ version: 1, broker: brokerId, event });
+}
+
+export function decodeLogDirEventNotification(data: Buffer | string): { brokerId: number; event: number } {
+  const what = '/log_dir_event_notification';
+  const o = parseObject(data, what);
+  return { brokerId: int(o, 'broker', what), event: int(o, 'event', what) };
+}
+
 export interface PartitionReassignment extends TopicPartition {
   replicas: number[];
 }

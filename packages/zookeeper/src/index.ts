@@ -1,6 +1,6 @@
 export { ZkClient, type ZkClientOptions } from './zk-client.js';
 export { ZkSession, type ZkSessionOptions, type NewSessionHandler } from './zk-session.js';
-export { ZkError, ZkErrorCode, zkErrorName, isZkError } from './zk-errors.js';
+export { ZkError, ZkErrorCode, zkErrorName, isZkError, isZkConnectionError } from './zk-errors.js';
 export type { ZkStat, ZkCreateMode, ZkData, ZkOp, ZkOpResult, ZkWatchEvent, ZkWatchEventType, ZkWatcher } from './zk-types.js';
 export * as zkPaths from './paths.js';
 export * from './paths.js';

@@ -173,6 +173,38 @@ describe('KafkaZkClient', () => {
     expect(events).toEqual([{ type: 'childrenChanged', path: '/isr_change_notification' }]);
   });
 
+  it('log dir event notifications (KIP-112): Kafka JSON in sequential nodes, watched, deleted', async () => {
+    const events: ZkWatchEvent[] = [];
+    expect(await kafka.getLogDirEventNotifications((e) => void events.push(e))).toEqual([]);
+    const path = await kafka.propagateLogDirEvent(2);
+    expect(path).toMatch(/^\/log_dir_event_notification\/log_dir_event_\d{10}$/);
+    expect(JSON.parse((await kafka.zk.getData(path)).data.toString())).toEqual({ version: 1, broker: 2, event: 1 });
+    const names = await kafka.getLogDirEventNotifications();
+    expect(names).toHaveLength(1);
+    expect(await kafka.getLogDirEventNotification(names[0]!)).toEqual({ brokerId: 2, event: 1 });
+    await kafka.deleteLogDirEventNotifications(names);
+    expect(await kafka.getLogDirEventNotifications()).toEqual([]);
+    expect(await kafka.getLogDirEventNotification(names[0]!)).toBeNull();
+    expect(events).toEqual([{ type: 'childrenChanged', path: '/log_dir_event_notification' }]);
+  });
+
+  it('describeController: /controller is ours only if this session owns it, not just our broker id', async () => {
+    const mine = new KafkaZkClient(await zk.client());
+    const earlier = new KafkaZkClient(await zk.client());
+    await kafka.zk.deleteRecursive('/controller');
+    expect(await mine.describeController(21)).toMatchObject({ elected: false, controllerId: null });
+    // an earlier session of broker 21 still holds /controller
+    const old = await earlier.tryElectController(21);
+    expect(old.elected).toBe(true);
+    expect(await mine.describeController(21)).toMatchObject({ elected: false, controllerId: 21, epoch: old.epoch });
+    expect(await earlier.describeController(21)).toMatchObject({ elected: true, controllerId: 21, epoch: old.epoch, epochZkVersion: old.epochZkVersion });
+    // resigning is a no-op for a session that does not own the node
+    await mine.resignController(21);
+    expect(await kafka.getControllerId()).toBe(21);
+    await earlier.resignController(21);
+    expect(await kafka.getControllerId()).toBeNull();
+  });
+
   it('old consumer: registration, partition ownership, offsets', async () => {
     const c1 = await zk.client();
     const consumer1 = new KafkaZkClient(c1);

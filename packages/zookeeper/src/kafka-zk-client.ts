@@ -16,6 +16,7 @@ import {
   decodeControllerEpoch,
   decodeEntityConfig,
   decodeIsrChangeNotification,
+  decodeLogDirEventNotification,
   decodePartitionState,
   decodePreferredReplicaElection,
   decodeReassignment,
@@ -31,6 +32,7 @@ import {
   encodeController,
   encodeControllerEpoch,
   encodeIsrChangeNotification,
+  encodeLogDirEventNotification,
   encodePartitionState,
   encodeTopicAssignment,
   encodeTopicConfig,
@@ -210,6 +212,19 @@ export class KafkaZkClient {
       return { elected: false, controllerId: null, epoch: epoch?.epoch ?? 0, epochZkVersion: epoch?.zkVersion ?? -1 };
     }
     return this.#describeController(brokerId, winner.stat, decodeController(winner.data).brokerId, newEpoch);
+  }
+
+  /**
+   * Who holds /controller now, and whether it is ours: an election whose answer was lost (a timeout) may have
+   * created it. It is ours only if this session owns the ephemeral node (ephemeralOwner), not just our broker id.
+   */
+  async describeController(brokerId: number): Promise<ControllerElection> {
+    const node = await this.zk.getDataOrNull(paths.controllerPath);
+    if (!node) {
+      const epoch = await this.getControllerEpoch();
+      return { elected: false, controllerId: null, epoch: epoch?.epoch ?? 0, epochZkVersion: epoch?.zkVersion ?? -1 };
+    }
+    return this.#describeController(brokerId, node.stat, decodeController(node.data).brokerId, null);
   }
 
   /** We count as controller only if the node is ours, in this session, and (after a race) the epoch is the one we wrote. */
@@ -408,6 +423,26 @@ export class KafkaZkClient {
 
   async deleteIsrChangeNotifications(sequenceNodes: string[]): Promise<void> {
     await Promise.all(sequenceNodes.map((n) => this.zk.deleteRecursive(paths.isrChangeNotificationSequencePath(n))));
+  }
+
+  /** A broker's log dir failed (KIP-112): one sequential /log_dir_event_notification/log_dir_event_<seq> node; returns its path. */
+  propagateLogDirEvent(brokerId: number): Promise<string> {
+    return this.zk.create(`${paths.logDirEventNotificationPath}/${paths.logDirEventNotificationPrefix}`, encodeLogDirEventNotification(brokerId), 'persistent_sequential');
+  }
+
+  /** Sequence node names under /log_dir_event_notification, oldest first. */
+  async getLogDirEventNotifications(watcher?: ZkWatcher): Promise<string[]> {
+    return (await this.zk.getChildren(paths.logDirEventNotificationPath, watcher)).filter((c) => c.startsWith(paths.logDirEventNotificationPrefix)).sort();
+  }
+
+  /** The broker a notification names; null if it was deleted meanwhile. */
+  async getLogDirEventNotification(sequenceNode: string): Promise<{ brokerId: number; event: number } | null> {
+    const node = await this.zk.getDataOrNull(paths.logDirEventNotificationSequencePath(sequenceNode));
+    return node ? decodeLogDirEventNotification(node.data) : null;
+  }
+
+  async deleteLogDirEventNotifications(sequenceNodes: string[]): Promise<void> {
+    await Promise.all(sequenceNodes.map((n) => this.zk.deleteRecursive(paths.logDirEventNotificationSequencePath(n))));
   }
 
   /** The pending reassignment, or null; a watcher fires on creation, change or deletion. */

@@ -62,6 +62,8 @@ export const isrChangeNotificationPath = '/isr_change_notification';
 /** Prefix of the sequential nodes under /isr_change_notification. */
 export const isrChangeNotificationPrefix = 'isr_change_';
 export const logDirEventNotificationPath = '/log_dir_event_notification';
+/** Prefix of the sequential nodes under /log_dir_event_notification (KIP-112). */
+export const logDirEventNotificationPrefix = 'log_dir_event_';
 export const latestProducerIdBlockPath = '/latest_producer_id_block';
 export const consumersPath = '/consumers';
 
@@ -129,6 +131,10 @@ export function deleteTopicsPath(topic: string): string {
 
 export function isrChangeNotificationSequencePath(sequenceNode: string): string {
   return `${isrChangeNotificationPath}/${segment('notification', sequenceNode)}`;
+}
+
+export function logDirEventNotificationSequencePath(sequenceNode: string): string {
+  return `${logDirEventNotificationPath}/${segment('notification', sequenceNode)}`;
 }
 
 export function consumerGroupPath(group: string): string {

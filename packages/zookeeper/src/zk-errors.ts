@@ -1,4 +1,4 @@
-import { ErrorCode, GregorError } from '@gregor/common';
+import { ErrorCode, GregorError, TimeoutError } from '@gregor/common';
 
 /** ZooKeeper's own result codes (KeeperException.Code), as node-zookeeper-client reports them. */
 export const ZkErrorCode = {
@@ -54,4 +54,13 @@ export class ZkError extends GregorError {
 
 export function isZkError(error: unknown, zkCode?: number): error is ZkError {
   return error instanceof ZkError && (zkCode === undefined || error.zkCode === zkCode);
+}
+
+/**
+ * The connection, not the server, failed: CONNECTION_LOSS, OPERATION_TIMEOUT, or no answer within the operation
+ * timeout. The operation may or may not have been applied; retrying is safe only for reads and conditional writes.
+ */
+export function isZkConnectionError(error: unknown): boolean {
+  if (error instanceof TimeoutError) return true;
+  return error instanceof ZkError && (error.zkCode === ZkErrorCode.CONNECTION_LOSS || error.zkCode === ZkErrorCode.OPERATION_TIMEOUT);
 }

@@ -155,6 +155,8 @@ export class ReplicaManager {
   }
 
   leaderPartitionOrError(topic: string, partition: number): Partition {
+    // KIP-112: a partition in a failed log dir is not served (clients refresh metadata and find the new leader).
+    if (this.#opts.logManager.isPartitionOffline(topic, partition)) throw new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, `${topic}-${partition} is in an offline log dir`);
     const p = this.getPartition(topic, partition);
     if (!p || !p.log) throw new GregorError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `unknown partition ${topic}-${partition}`);
     if (!p.isLeader) throw new GregorError(ErrorCode.NOT_LEADER_FOR_PARTITION, `broker ${this.#opts.brokerId} is not the leader of ${p.key}`);
@@ -180,6 +182,11 @@ export class ReplicaManager {
     for (const s of states) {
       const key = partitionKey(s.topic, s.partition);
       let p = this.#partitions.get(key);
+      if (this.#opts.logManager.isPartitionOffline(s.topic, s.partition)) {
+        // KIP-112: before the epoch check, as Kafka's HostedPartition.Offline: the controller takes this replica offline.
+        partitionErrors.push({ topic: s.topic, partition: s.partition, errorCode: ErrorCode.KAFKA_STORAGE_ERROR });
+        continue;
+      }
       if (p && s.leaderEpoch <= p.leaderEpoch && p.log) {
         // An equal or older leader epoch was already applied: Kafka reports it as stale.
         partitionErrors.push({ topic: s.topic, partition: s.partition, errorCode: ErrorCode.STALE_CONTROLLER_EPOCH });

@@ -8,13 +8,15 @@ import type { ApiHandler } from '../kafka-apis.js';
 /**
  * DescribeLogDirs (kafka-log-dirs, kafka-ui, AKHQ): every log dir of this broker with the size of each hosted
  * partition asked for (null = all) and its offset lag max(HW - LEO, 0) (Kafka's getLogEndOffsetLag for a current
- * log; gregor has no future logs). A dir that cannot be read and written answers KAFKA_STORAGE_ERROR.
+ * log; gregor has no future logs). A dir that failed (KIP-112) or cannot be read and written answers KAFKA_STORAGE_ERROR.
  */
 export function describeLogDirsHandler(s: BrokerServices): ApiHandler<DescribeLogDirsRequest, DescribeLogDirsResponse> {
   return (req) => {
     const wanted = req.topics === null ? null : new Set(req.topics.flatMap((t) => t.partitions.map((p) => `${t.topic}\u0000${p}`)));
     const results = [...s.replicaManager.logManager.logsByDir()].map(([dir, logs]) => {
       const logDir = resolve(dir);
+      // KIP-112: a dir taken offline after an I/O error stays offline until the broker restarts.
+      if (!s.replicaManager.logManager.isLogDirOnline(dir)) return { errorCode: ErrorCode.KAFKA_STORAGE_ERROR, logDir, topics: [] };
       try {
         accessSync(logDir, constants.R_OK | constants.W_OK);
       } catch {

@@ -46,8 +46,11 @@ async function describeTopic(s: BrokerServices, name: string, allowAutoCreate: b
   if (!cache.contains(name)) {
     if (!allowAutoCreate) return { errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, isInternal, partitions: [] };
     try {
-      if (name === OFFSETS_TOPIC) await createOffsetsTopic(s); // group coordinator: its partitions, factor and compaction
-      else await s.adminManager.autoCreateTopic(name);
+      if (name === OFFSETS_TOPIC) {
+        // group coordinator: its partitions, factor and compaction; Kafka 2.4 answers INVALID_REPLICATION_FACTOR
+        // while too few brokers are alive to give it offsets.topic.replication.factor replicas.
+        if (!(await createOffsetsTopic(s))) return { errorCode: ErrorCode.INVALID_REPLICATION_FACTOR, name, isInternal, partitions: [] };
+      } else await s.adminManager.autoCreateTopic(name);
       return { errorCode: ErrorCode.LEADER_NOT_AVAILABLE, name, isInternal, partitions: [] };
     } catch (err) {
       const code = err instanceof GregorError ? err.code : ErrorCode.UNKNOWN_SERVER_ERROR;

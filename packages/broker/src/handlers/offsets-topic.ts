@@ -6,19 +6,21 @@ import type { GroupServices } from './group-services.js';
 const OFFSETS_TOPIC_SEGMENT_BYTES = 104857600;
 
 /**
- * Creates `__consumer_offsets` on first use (compacted, `offsets.topic.num.partitions` partitions). With fewer
- * live brokers than `offsets.topic.replication.factor` the factor is clamped to the live count, with a warning.
+ * Creates `__consumer_offsets` on first use (compacted, `offsets.topic.num.partitions` partitions,
+ * `offsets.topic.replication.factor` replicas). As Kafka ≥ 0.11 does, it is never created with fewer replicas
+ * than configured: with fewer live brokers nothing is created and `false` is returned, so FindCoordinator
+ * answers COORDINATOR_NOT_AVAILABLE until enough brokers are up (a cluster still starting).
  */
-export async function createOffsetsTopic(s: GroupServices): Promise<void> {
+export async function createOffsetsTopic(s: GroupServices): Promise<boolean> {
   const live = s.metadataCache.aliveBrokers().length;
-  if (live === 0) return;
-  const wanted = s.config.offsetsTopicReplicationFactor;
-  const replicationFactor = Math.min(wanted, live);
-  if (replicationFactor < wanted) {
-    s.log.warn(
-      { wanted, live, replicationFactor },
-      `offsets.topic.replication.factor ${wanted} exceeds the ${live} live broker(s): creating ${OFFSETS_TOPIC} with replication factor ${replicationFactor}`,
+  const replicationFactor = s.config.offsetsTopicReplicationFactor;
+  if (live < replicationFactor) {
+    s.log.error(
+      { live, replicationFactor },
+      `Number of alive brokers '${live}' does not meet the required replication factor '${replicationFactor}' for the offsets topic ` +
+        `(configured via 'offsets.topic.replication.factor'). This error can be ignored if the cluster is starting up and not all brokers are up yet.`,
     );
+    return false;
   }
   const [result] = await s.adminManager.createTopics(
     [
@@ -37,4 +39,5 @@ export async function createOffsetsTopic(s: GroupServices): Promise<void> {
   if (result && result.errorCode !== ErrorCode.NONE && result.errorCode !== ErrorCode.TOPIC_ALREADY_EXISTS && result.errorCode !== ErrorCode.REQUEST_TIMED_OUT) {
     s.log.warn({ errorCode: result.errorCode, message: result.errorMessage }, `creating ${OFFSETS_TOPIC} failed`);
   }
+  return true;
 }
