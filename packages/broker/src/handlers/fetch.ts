@@ -3,14 +3,17 @@ import type { FetchRequest, FetchResponse } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { FetchPartitionData } from '../cluster/replica-manager.js';
 import type { ApiHandler } from '../kafka-apis.js';
+import { downConvertFetch, fetchMagic } from '../cluster/message-format.js';
 
 /**
  * Fetch for consumers (replica id -1: up to the high watermark) and followers (their broker id:
  * up to the log end). Long-polls up to max_wait_ms for min_bytes. Fetch sessions are not kept:
- * session id 0 in the answer tells the client to send full requests, which Kafka allows.
+ * session id 0 in the answer tells the client to send full requests, which Kafka allows. Fetch v0-3 answers are
+ * down-converted to message format v0/v1.
  */
 export function fetchHandler(s: BrokerServices): ApiHandler<FetchRequest, FetchResponse> {
-  return async (req) => {
+  return async (req, ctx) => {
+    const magic = fetchMagic(ctx.apiVersion);
     const partitions = req.topics.flatMap((t) =>
       t.partitions.map((p) => ({
         topic: t.topic,
@@ -21,13 +24,20 @@ export function fetchHandler(s: BrokerServices): ApiHandler<FetchRequest, FetchR
         logStartOffset: p.logStartOffset ?? -1,
       })),
     );
-    const data = await s.replicaManager.fetchMessages({
+    let data = await s.replicaManager.fetchMessages({
       replicaId: req.replicaId,
       maxWaitMs: Math.min(req.maxWaitMs, 30_000),
       minBytes: req.minBytes,
       maxBytes: req.maxBytes,
       partitions,
+      minOneBatchPerPartition: magic < 2,
     });
+    if (magic < 2) {
+      // fetchMessages answers one entry per requested partition, in order.
+      const fetched = data.map((d, i) => ({ ...d, fetchOffset: partitions[i]!.fetchOffset, partitionMaxBytes: partitions[i]!.partitionMaxBytes }));
+      downConvertFetch(fetched, ctx.apiVersion, req.maxBytes);
+      data = fetched;
+    }
     const byTopic = new Map<string, FetchPartitionData[]>();
     for (const d of data) {
       let list = byTopic.get(d.topic);
