@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODEC_TYPE, storedBatches } from '../support/codec-topics.js';
 import { sarama, saramaBinary } from '../support/sarama.js';
 import { removeDir, startBroker, startZooKeeper, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
 
-/** Go Sarama 1.22 (Debian) against one gregor broker: a producer and a consumer group at Kafka 2.1's protocol. */
+/**
+ * Go Sarama 1.22 (Debian) against one gregor broker: a producer and a consumer group at Kafka 2.1's protocol, and
+ * a producer and partition consumers with Sarama's default Version (0.8.2: Metadata v0, Produce v0 and Fetch v0
+ * with message format v0, ListOffsets v0), which gregor serves by up- and down-conversion.
+ */
 describe('Sarama (Go) against one broker', () => {
   let zk: TestZooKeeper;
   let broker: TestBroker;
@@ -38,5 +43,39 @@ describe('Sarama (Go) against one broker', () => {
     const c = await sarama('consume', { brokers: broker.bootstrap, topic: 'sarama-21', n: 500, version: '2.1.0', timeout: '60s' });
     expect(c.code, c.stderr).toBe(0);
     expect(values(c.stdout)).toEqual(expected(500, 'a'));
+  });
+
+  it.each(['none', 'gzip', 'snappy'])('default Version (0.8.2, Produce v0): a %s producer writes RecordBatch v2 with its codec', async (compression) => {
+    const p = await sarama('produce', { brokers: broker.bootstrap, topic: `sarama-old-${compression}`, n: 300, compression, prefix: compression });
+    expect(p.code, p.stderr).toBe(0);
+    expect(p.stderr).toContain('sarama version 0.8.2');
+    expect(p.stdout.trim()).toBe('acked 300');
+    const batches = [0, 1, 2].flatMap((partition) => storedBatches(broker.logDir, `sarama-old-${compression}`, partition));
+    expect(batches.reduce((n, b) => n + b.records, 0)).toBe(300);
+    expect(batches.every((b) => b.compression === CODEC_TYPE[compression as 'none' | 'gzip' | 'snappy'])).toBe(true);
+    // Sarama's default Version reads it back with Fetch v0 (down-converted to magic 0).
+    const c = await sarama('consume', { brokers: broker.bootstrap, topic: `sarama-old-${compression}`, n: 300, timeout: '60s' });
+    expect(c.code, c.stderr).toBe(0);
+    expect(values(c.stdout)).toEqual(expected(300, compression));
+    // Each partition's offsets are 0..n-1 with nothing skipped or repeated.
+    const byPartition = new Map<string, number[]>();
+    for (const line of c.stdout.trim().split('\n')) {
+      const [partition, offset] = line.split(':');
+      byPartition.set(partition!, [...(byPartition.get(partition!) ?? []), Number(offset)]);
+    }
+    for (const offsets of byPartition.values()) expect(offsets.sort((a, b) => a - b)).toEqual(offsets.map((_, i) => i));
+  });
+
+  it('default Version (Fetch v0) reads what the V2_1_0_0 producer wrote (gzip RecordBatch v2, down-converted)', async () => {
+    const c = await sarama('consume', { brokers: broker.bootstrap, topic: 'sarama-21', n: 500, timeout: '60s' });
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stderr).toContain('sarama version 0.8.2');
+    expect(values(c.stdout)).toEqual(expected(500, 'a'));
+  });
+
+  it('V2_1_0_0 reads what the default Version producer wrote (up-converted)', async () => {
+    const c = await sarama('consume', { brokers: broker.bootstrap, topic: 'sarama-old-gzip', n: 300, version: '2.1.0', timeout: '60s' });
+    expect(c.code, c.stderr).toBe(0);
+    expect(values(c.stdout)).toEqual(expected(300, 'gzip'));
   });
 });
