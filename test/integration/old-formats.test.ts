@@ -114,6 +114,17 @@ describe('Produce v0-2 and Fetch v0-3 (message formats v0/v1)', () => {
     expect(broker.server.logManager.getLog('bad-sets', 0)!.logEndOffset).toBe(2);
   });
 
+  it('message.downconversion.enable=false: Fetch v0-3 consumers get UNSUPPORTED_VERSION, v4+ the records', async () => {
+    await createTopic('no-down', [{ name: 'message.downconversion.enable', value: 'false' }]);
+    expect((await produce(2, 'no-down', encodeMessageSet({ magic: 1, compression: 0, records: records(3, 'nd') }))).errorCode).toBe(0);
+    for (const version of [0, 1, 2, 3]) {
+      const p = await fetch(version, 'no-down', 0);
+      expect(p).toMatchObject({ errorCode: ErrorCode.UNSUPPORTED_VERSION, highWatermark: -1 });
+      expect(p.recordSet!.length).toBe(0);
+    }
+    expect(decodeRecordSet((await fetch(4, 'no-down', 0)).recordSet!).flatMap((b) => b.records)).toHaveLength(3);
+  });
+
   describe('Fetch v0-3 of RecordBatch v2 data', () => {
     const topic = 'fetch-old';
     const stored: { offset: number; key: string; value: string }[] = [];

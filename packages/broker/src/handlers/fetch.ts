@@ -35,6 +35,14 @@ export function fetchHandler(s: BrokerServices): ApiHandler<FetchRequest, FetchR
     if (magic < 2) {
       // fetchMessages answers one entry per requested partition, in order.
       const fetched = data.map((d, i) => ({ ...d, fetchOffset: partitions[i]!.fetchOffset, partitionMaxBytes: partitions[i]!.partitionMaxBytes }));
+      // message.downconversion.enable=false: consumers (not followers) get UNSUPPORTED_VERSION (KIP-283).
+      if (req.replicaId < 0) {
+        for (const d of fetched) {
+          if (d.errorCode === ErrorCode.NONE && !s.topicConfigs.get(d.topic).messageDownconversionEnable) {
+            Object.assign(d, { errorCode: ErrorCode.UNSUPPORTED_VERSION, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, records: Buffer.alloc(0) });
+          }
+        }
+      }
       downConvertFetch(fetched, ctx.apiVersion, req.maxBytes);
       data = fetched;
     }
