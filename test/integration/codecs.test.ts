@@ -5,11 +5,9 @@ import { silentLogger } from '@gregor/common';
 import { Admin, Consumer, KafkaClient, Producer, Reader, type CompressionName } from '@gregor/client';
 import { startAdminServer, type AdminServer } from '@gregor/admin';
 import { ZookeeperConsumerConnector } from '@gregor/consumer';
-import { freePort } from '@gregor/launcher';
 import { CODECS, CODEC_TYPE, recordsWithCodec, storedBatches, type Codec } from '../support/codec-topics.js';
 import { kcat } from '../support/kcat.js';
 import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
-import { startProduceV0Advertiser, type ProduceV0Advertiser } from '../support/produce-v0-advertiser.js';
 
 const CLI = join(import.meta.dirname, '../../packages/cli/dist/main.js');
 const N = 2000;
@@ -38,14 +36,13 @@ function runCli(args: string[], input: string): Promise<{ code: number | null; s
 /**
  * The four codecs end to end on a real broker: librdkafka (kcat) writes each and every gregor reader gets
  * every record back byte-exact; gregor's producer writes each and kcat reads it back; ListOffsets by
- * timestamp lands inside compressed batches; compaction keeps the codec. kcat reaches the broker through
- * a proxy that advertises Produce v0 (see produce-v0-advertiser.ts): without it librdkafka sends gzip,
- * snappy and lz4 uncompressed to a broker whose Produce starts at v3.
+ * timestamp lands inside compressed batches; compaction keeps the codec. librdkafka compresses with gzip,
+ * snappy and lz4 only when the broker's Produce range starts at v0 (rdkafka_msgset_writer.c checks its MsgVer
+ * features), which gregor now advertises: kcat talks to the broker directly and its batches arrive compressed.
  */
 describe('compression codecs (gzip, snappy, lz4, zstd) end to end', () => {
   let zk: TestZooKeeper;
   let broker: TestBroker;
-  let proxy: ProduceV0Advertiser;
   let bootstrap: string;
   let http: AdminServer;
   let client: KafkaClient;
@@ -57,17 +54,13 @@ describe('compression codecs (gzip, snappy, lz4, zstd) end to end', () => {
 
   beforeAll(async () => {
     zk = await startZooKeeper();
-    const port = await freePort();
-    proxy = await startProduceV0Advertiser(port);
-    bootstrap = `127.0.0.1:${proxy.port}`;
     broker = await startBroker(zk, 1, {
-      port: String(port),
-      'advertised.listeners': `PLAINTEXT://${bootstrap}`,
       'num.partitions': '1',
       'offsets.topic.num.partitions': '2',
       'offsets.topic.replication.factor': '1',
       'group.initial.rebalance.delay.ms': '100',
     });
+    bootstrap = broker.bootstrap;
     client = new KafkaClient({ brokers: bootstrap });
     http = await startAdminServer(broker.server, { host: '127.0.0.1', port: 0, logger: silentLogger() });
   });
@@ -75,7 +68,6 @@ describe('compression codecs (gzip, snappy, lz4, zstd) end to end', () => {
     await http?.close();
     await client?.close();
     await broker?.stop();
-    await proxy?.close();
     await zk?.stop();
     if (broker) removeDir(broker.logDir);
   });

@@ -5,8 +5,8 @@ describe('API table', () => {
   it('advertises the ranges the clients need', () => {
     const ranges = Object.fromEntries(supportedApiVersions().map((r) => [r.apiKey, [r.minVersion, r.maxVersion]]));
     expect(ranges).toEqual({
-      0: [3, 8],
-      1: [4, 11],
+      0: [0, 8],
+      1: [0, 11],
       2: [0, 5],
       3: [0, 9],
       4: [0, 4],

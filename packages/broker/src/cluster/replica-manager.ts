@@ -6,6 +6,7 @@ import { ReplicaFetcherManager, type LeaderEndpoint, type ReplicaFetcherConfig }
 import { DelayedDeleteRecords, type DeleteRecordsPartitionStatus } from './delayed-delete-records.js';
 import { DelayedFetch } from './delayed-fetch.js';
 import { DelayedProduce, type ProducePartitionStatus } from './delayed-produce.js';
+import { recordsForAppend } from './message-format.js';
 import { Partition, partitionKey, type LeadershipState } from './partition.js';
 
 export interface PartitionLeadershipRequest extends LeadershipState {
@@ -24,6 +25,8 @@ export interface ProduceEntry {
   topic: string;
   partition: number;
   records: Buffer | null;
+  /** Produce v0-2: the records are a MessageSet (magic 0/1), up-converted to RecordBatch v2 on append. */
+  messageSet?: boolean;
 }
 
 export interface FetchPartitionRequest {
@@ -52,6 +55,11 @@ export interface FetchParams {
   minBytes: number;
   maxBytes: number;
   partitions: readonly FetchPartitionRequest[];
+  /**
+   * Every partition with data returns at least its first whole batch, not only the first one (Fetch v0-3: the
+   * answer is down-converted and then cut at the limits, so what is read must hold whole batches).
+   */
+  minOneBatchPerPartition?: boolean;
 }
 
 interface FetchReadResult {
@@ -299,8 +307,14 @@ export class ReplicaManager {
     };
     try {
       const p = this.leaderPartitionOrError(e.topic, e.partition);
-      if (!e.records || e.records.length === 0) throw new GregorError(ErrorCode.CORRUPT_MESSAGE, 'empty record set');
-      const info = p.appendRecordsToLeader(e.records, requiredAcks, this.#opts.minInsyncReplicas(e.topic));
+      let records = e.records;
+      if (e.messageSet && p.log) {
+        records = recordsForAppend(records, p.log.config.maxMessageBytes);
+        // Produce v0-2: a set with no complete message appends nothing and succeeds (Kafka 2.4).
+        if (records.length === 0) return status;
+      }
+      if (!records || records.length === 0) throw new GregorError(ErrorCode.CORRUPT_MESSAGE, 'empty record set');
+      const info = p.appendRecordsToLeader(records, requiredAcks, this.#opts.minInsyncReplicas(e.topic));
       status.baseOffset = info.firstOffset;
       status.logAppendTimeMs = info.logAppendTimeMs;
       status.requiredOffset = info.lastOffset + 1;
@@ -443,7 +457,7 @@ export class ReplicaManager {
           out.records = EMPTY;
         } else {
           // The first partition with data returns at least one whole batch, even past max_bytes.
-          const minOne = bytes === 0;
+          const minOne = bytes === 0 || params.minOneBatchPerPartition === true;
           const { records } = log.read(r.fetchOffset, limit, maxOffset, minOne);
           out.records = records;
           bytes += records.length;

@@ -34,7 +34,7 @@ const TOPIC_KEYS: TopicKey[] = [
   { name: 'flush.ms', type: 'long', default: LONG_MAX, synonym: 'log.flush.interval.ms', doc: 'Flush interval.', supported: false },
   { name: 'preallocate', type: 'boolean', default: false, synonym: 'log.preallocate', doc: 'Preallocate segment files.', supported: false },
   { name: 'message.format.version', type: 'string', default: '2.4-IV1', synonym: 'log.message.format.version', doc: 'Always v2 in gregor.', supported: false },
-  { name: 'message.downconversion.enable', type: 'boolean', default: true, synonym: 'log.message.downconversion.enable', doc: 'No down-conversion in gregor.', supported: false },
+  { name: 'message.downconversion.enable', type: 'boolean', default: true, synonym: 'log.message.downconversion.enable', doc: 'false: Fetch v0-3 consumers get UNSUPPORTED_VERSION instead of down-converted records.', supported: true },
 ];
 
 const BY_NAME = new Map(TOPIC_KEYS.map((k) => [k.name, k]));
@@ -115,6 +115,8 @@ export interface EffectiveTopicConfig {
   minInsyncReplicas: number;
   uncleanLeaderElectionEnable: boolean;
   maxMessageBytes: number;
+  /** `message.downconversion.enable` (topic override; default true). */
+  messageDownconversionEnable: boolean;
 }
 
 export function effectiveTopicConfig(broker: BrokerConfig, overrides: Record<string, string>): EffectiveTopicConfig {
@@ -142,6 +144,7 @@ export function effectiveTopicConfig(broker: BrokerConfig, overrides: Record<str
     uncleanLeaderElectionEnable:
       overrides['unclean.leader.election.enable'] !== undefined ? overrides['unclean.leader.election.enable'] === 'true' : broker.uncleanLeaderElectionEnable,
     maxMessageBytes,
+    messageDownconversionEnable: overrides['message.downconversion.enable'] !== 'false',
   };
 }
 

@@ -9,7 +9,9 @@ import type { ApiHandler } from '../kafka-apis.js';
  * write fails the connection is closed so the client notices (Kafka's behaviour).
  */
 export function produceHandler(s: BrokerServices): ApiHandler<ProduceRequest, ProduceResponse> {
-  return async (req) => {
+  return async (req, ctx) => {
+    // Produce v0-2 carry message format v0/v1, up-converted to RecordBatch v2 on append.
+    const messageSet = ctx.apiVersion < 3;
     const acks = req.acks;
     const entries: ProduceEntry[] = [];
     const immediate = new Map<string, number>();
@@ -21,7 +23,7 @@ export function produceHandler(s: BrokerServices): ApiHandler<ProduceRequest, Pr
         // Internal topics (__consumer_offsets) are written by the broker itself, never by clients.
         else if (INTERNAL_TOPICS.has(t.name)) immediate.set(key, ErrorCode.INVALID_TOPIC_EXCEPTION);
         else if (req.transactionalId !== null) immediate.set(key, ErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT);
-        else entries.push({ topic: t.name, partition: p.index, records: p.records });
+        else entries.push({ topic: t.name, partition: p.index, records: p.records, messageSet });
       }
     }
     const statuses = await s.replicaManager.appendRecords(req.timeoutMs, acks, entries);

@@ -14,4 +14,29 @@ export { compressionCodec, compressionName, DEFAULT_MAX_DECOMPRESSED_BYTES, type
 export { encodeRecordBatch, type RecordBatchInput } from './encode-record-batch.js';
 export { decodeRecordBatch, decodeRecordSet, decodeRecordSetPrefix, type DecodedRecordBatch, type DecodeRecordBatchOptions } from './decode-record-batch.js';
 export type { RecordInput, RecordHeader, DecodedRecord } from './record.js';
+export {
+  LEGACY_LOG_OVERHEAD,
+  LegacyOffsets,
+  legacyRecordOverhead,
+  readLegacyEntry,
+  writeLegacyEntry,
+  legacyEntrySize,
+  computeLegacyCrc,
+  legacyCrcMatches,
+  type LegacyEntry,
+  type LegacyMessageInput,
+} from './legacy-record.js';
+export {
+  forEachLegacyEntry,
+  readInnerEntries,
+  decodeLegacyEntry,
+  decodeMessageSet,
+  encodeMessageSet,
+  type ForEachLegacyEntryOptions,
+  type DecodeMessageSetOptions,
+  type LegacyRecord,
+  type MessageSetInput,
+} from './message-set.js';
+export { downConvertRecordSet, type DownConvertOptions } from './down-convert.js';
+export { upConvertMessageSet, type UpConvertOptions, type UpConverted } from './up-convert.js';
 export { walkRecords, RecordWalkError, type WalkedRecord } from './record-walk.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeRecordSet } from '../../record-batch/decode-record-batch.js';
+import { decodeMessageSet } from '../../record-batch/message-set.js';
 import { loadFixture } from '../../test-fixtures/load-fixture.js';
 import { decodeBody, encodeBody, roundTrip } from '../../test-fixtures/round-trip.js';
 import { Fetch } from './index.js';
@@ -9,8 +10,8 @@ const request = (v: number): FetchRequest => ({
   replicaId: -1,
   maxWaitMs: 500,
   minBytes: 1,
-  maxBytes: 52428800,
-  isolationLevel: 1,
+  maxBytes: v >= 3 ? 52428800 : 0x7fffffff,
+  isolationLevel: v >= 4 ? 1 : 0,
   sessionId: v >= 7 ? 12 : 0,
   sessionEpoch: v >= 7 ? 3 : -1,
   topics: [
@@ -27,7 +28,7 @@ const request = (v: number): FetchRequest => ({
 });
 
 const response = (v: number): FetchResponse => ({
-  throttleTimeMs: 0,
+  throttleTimeMs: v >= 1 ? 25 : 0,
   errorCode: 0,
   sessionId: v >= 7 ? 12 : 0,
   responses: [
@@ -38,9 +39,9 @@ const response = (v: number): FetchResponse => ({
           partition: 0,
           errorCode: 0,
           highWatermark: 100,
-          lastStableOffset: 100,
+          lastStableOffset: v >= 4 ? 100 : -1,
           logStartOffset: v >= 5 ? 5 : -1,
-          abortedTransactions: [{ producerId: 9, firstOffset: 50 }],
+          abortedTransactions: v >= 4 ? [{ producerId: 9, firstOffset: 50 }] : null,
           preferredReadReplica: v >= 11 ? 2 : -1,
           recordSet: Buffer.alloc(5000, 3),
         },
@@ -83,5 +84,31 @@ describe('Fetch', () => {
     const records = decodeRecordSet(partition.recordSet!).flatMap((b) => b.records);
     expect(records.map((r) => r.key?.toString()).slice(0, 2)).toEqual(['key-0', 'key-1']);
     expect(encodeBody(codec, 'Response', value)).toEqual(body);
+  });
+
+  // Sarama 1.22's fetch_response_test.go oneMessageFetchResponse (Fetch v0, one magic-0 message at offset 0x55).
+  it('decodes and re-encodes the v0 response Sarama expects byte for byte', () => {
+    const message = [0x23, 0x96, 0x4a, 0xf7, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x02, 0x00, 0xee];
+    const body = Buffer.from([
+      0x00, 0x00, 0x00, 0x01, 0x00, 0x05, ...Buffer.from('topic'), 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x05, 0x00, 0x01,
+      0x00, 0x00, 0x00, 0x00, 0x10, 0x10, 0x10, 0x10, 0x00, 0x00, 0x00, 0x1c,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x55, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, ...message,
+    ]);
+    const codec = Fetch.versions.get(0)!;
+    const { value, leftover } = decodeBody(codec, 'Response', body);
+    expect(leftover).toBe(0);
+    const p = (value as FetchResponse).responses[0]!.partitionResponses[0]!;
+    expect(p).toMatchObject({ partition: 5, errorCode: 1, highWatermark: 0x10101010 });
+    expect(decodeMessageSet(p.recordSet!)).toMatchObject([{ offset: 0x550000, magic: 0, key: null, value: Buffer.from([0x00, 0xee]) }]);
+    expect(encodeBody(codec, 'Response', value)).toEqual(body);
+  });
+
+  it('v0-2 requests have no max_bytes (Kafka reads 0x7fffffff) and v0-3 no isolation level', () => {
+    const v2 = encodeBody(Fetch.versions.get(2)!, 'Request', request(2));
+    const v3 = encodeBody(Fetch.versions.get(3)!, 'Request', request(3));
+    const v4 = encodeBody(Fetch.versions.get(4)!, 'Request', request(4));
+    expect(v3.length - v2.length).toBe(4);
+    expect(v4.length - v3.length).toBe(1);
+    expect(v2.subarray(0, 16).toString('hex')).toBe('ffffffff' + '000001f4' + '00000001' + '00000001');
   });
 });

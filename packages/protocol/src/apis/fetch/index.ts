@@ -1,5 +1,9 @@
 import { defineApi } from '../../api.js';
 import type { FetchRequest, FetchResponse } from './types.js';
+import { v0 } from './v0.js';
+import { v1 } from './v1.js';
+import { v2 } from './v2.js';
+import { v3 } from './v3.js';
 import { v4 } from './v4.js';
 import { v5 } from './v5.js';
 import { v6 } from './v6.js';
@@ -9,5 +13,5 @@ import { v9 } from './v9.js';
 import { v10 } from './v10.js';
 import { v11 } from './v11.js';
 
-export const Fetch = defineApi<FetchRequest, FetchResponse>(1, 'Fetch', [v4, v5, v6, v7, v8, v9, v10, v11]);
+export const Fetch = defineApi<FetchRequest, FetchResponse>(1, 'Fetch', [v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11]);
 export type * from './types.js';

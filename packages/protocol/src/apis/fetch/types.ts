@@ -24,8 +24,9 @@ export interface FetchRequest {
   replicaId: number;
   maxWaitMs: number;
   minBytes: number;
+  /** v3+ (decoded as 0x7fffffff before, as Kafka does). */
   maxBytes: number;
-  /** 0 = READ_UNCOMMITTED, 1 = READ_COMMITTED. */
+  /** v4+ (default 0): 0 = READ_UNCOMMITTED, 1 = READ_COMMITTED. */
   isolationLevel: number;
   /** v7+ (default 0). */
   sessionId?: number;
@@ -47,13 +48,15 @@ export interface FetchablePartitionResponse {
   partition: number;
   errorCode: number;
   highWatermark: number;
+  /** v4+ (decoded as -1 before). */
   lastStableOffset: number;
   /** v5+ (default -1). */
   logStartOffset?: number;
+  /** v4+ (decoded as null before). */
   abortedTransactions: AbortedTransaction[] | null;
   /** v11+ (default -1). */
   preferredReadReplica?: number;
-  /** Record batches as read from the log (the last one may be partial). */
+  /** Record batches as read from the log, or for v0-3 a MessageSet of magic 0/1 (the last entry may be partial). */
   recordSet: Buffer | null;
 }
 
@@ -63,6 +66,7 @@ export interface FetchableTopicResponse {
 }
 
 export interface FetchResponse {
+  /** v1+. */
   throttleTimeMs: number;
   /** v7+ (default 0). */
   errorCode?: number;

@@ -1,20 +1,25 @@
 import type { ApiVersionCodec } from '../../api.js';
 import type { PartitionProduceResponse, ProduceRequest, ProduceResponse, TopicProduceData, TopicProduceResponse } from './types.js';
 
-/** Produce v3-8 (RecordBatch v2 only; never flexible in 2.4); v8 adds record_errors and error_message (KIP-467). */
+/**
+ * Produce v0-8 (never flexible in 2.4). v0-2 carry message sets of magic 0/1 (no transactional_id); v1 adds
+ * throttle_time_ms, v2 log_append_time_ms; v3 adds transactional_id and RecordBatch v2; v8 adds record_errors
+ * and error_message (KIP-467).
+ */
 export function produceCodec(v: number): ApiVersionCodec<ProduceRequest, ProduceResponse> {
   return {
     apiKey: 0,
     version: v,
     flexible: false,
     encodeRequest(w, req) {
-      w.nullableString(req.transactionalId).int16(req.acks).int32(req.timeoutMs);
+      if (v >= 3) w.nullableString(req.transactionalId);
+      w.int16(req.acks).int32(req.timeoutMs);
       w.array(req.topicData, (w, t) => {
         w.string(t.name).array(t.partitionData, (w, p) => w.int32(p.index).nullableBytes(p.records));
       });
     },
     decodeRequest(r) {
-      const transactionalId = r.nullableString();
+      const transactionalId = v >= 3 ? r.nullableString() : null;
       const acks = r.int16();
       const timeoutMs = r.int32();
       const topicData = r.array(
@@ -29,7 +34,8 @@ export function produceCodec(v: number): ApiVersionCodec<ProduceRequest, Produce
     encodeResponse(w, res) {
       w.array(res.responses, (w, t) => {
         w.string(t.name).array(t.partitionResponses, (w, p) => {
-          w.int32(p.index).int16(p.errorCode).int64(p.baseOffset).int64(p.logAppendTimeMs);
+          w.int32(p.index).int16(p.errorCode).int64(p.baseOffset);
+          if (v >= 2) w.int64(p.logAppendTimeMs);
           if (v >= 5) w.int64(p.logStartOffset ?? -1);
           if (v >= 8) {
             w.array(p.recordErrors ?? [], (w, e) => w.int32(e.batchIndex).nullableString(e.batchIndexErrorMessage));
@@ -37,7 +43,7 @@ export function produceCodec(v: number): ApiVersionCodec<ProduceRequest, Produce
           }
         });
       });
-      w.int32(res.throttleTimeMs);
+      if (v >= 1) w.int32(res.throttleTimeMs);
     },
     decodeResponse(r) {
       const responses = r.array(
@@ -48,17 +54,17 @@ export function produceCodec(v: number): ApiVersionCodec<ProduceRequest, Produce
               index: r.int32(),
               errorCode: r.int16(),
               baseOffset: r.int64(),
-              logAppendTimeMs: r.int64(),
+              logAppendTimeMs: v >= 2 ? r.int64() : -1,
               logStartOffset: v >= 5 ? r.int64() : -1,
               recordErrors: v >= 8 ? r.array((r) => ({ batchIndex: r.int32(), batchIndexErrorMessage: r.nullableString() }), 6) : [],
               errorMessage: v >= 8 ? r.nullableString() : null,
             }),
-            22,
+            v >= 2 ? 22 : 14,
           ),
         }),
         6,
       );
-      return { responses, throttleTimeMs: r.int32() };
+      return { responses, throttleTimeMs: v >= 1 ? r.int32() : 0 };
     },
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeRecordBatch } from '../../record-batch/decode-record-batch.js';
+import { decodeMessageSet } from '../../record-batch/message-set.js';
 import { loadFixture } from '../../test-fixtures/load-fixture.js';
 import { decodeBody, encodeBody, roundTrip } from '../../test-fixtures/round-trip.js';
 import { Produce } from './index.js';
@@ -25,7 +26,7 @@ const response = (v: number): ProduceResponse => ({
           index: 1,
           errorCode: 6,
           baseOffset: -1,
-          logAppendTimeMs: 1_700_000_000_000,
+          logAppendTimeMs: v >= 2 ? 1_700_000_000_000 : -1,
           logStartOffset: -1,
           recordErrors: v >= 8 ? [{ batchIndex: 3, batchIndexErrorMessage: 'bad' }, { batchIndex: 4, batchIndexErrorMessage: null }] : [],
           errorMessage: v >= 8 ? 'One or more records have been rejected' : null,
@@ -33,7 +34,7 @@ const response = (v: number): ProduceResponse => ({
       ],
     },
   ],
-  throttleTimeMs: 0,
+  throttleTimeMs: v >= 1 ? 100 : 0,
 });
 
 describe('Produce', () => {
@@ -97,5 +98,39 @@ describe('Produce', () => {
     expect(decodeBody(v8, 'Response', bytes).value).toEqual(res);
     // The request is unchanged from v3.
     expect(encodeBody(v8, 'Request', request())).toEqual(encodeBody(Produce.versions.get(3)!, 'Request', request()));
+  });
+
+  // Sarama 1.22's produce_request_test.go produceRequestOneMessage: Produce v0, one magic-0 message.
+  it('decodes and re-encodes the v0 request Sarama sends byte for byte', () => {
+    const message = [0x23, 0x96, 0x4a, 0xf7, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x02, 0x00, 0xee];
+    const body = Buffer.from([
+      0x01, 0x23, 0x00, 0x00, 0x04, 0x44, 0x00, 0x00, 0x00, 0x01, 0x00, 0x05, ...Buffer.from('topic'), 0x00, 0x00, 0x00, 0x01,
+      0x00, 0x00, 0x00, 0xad, 0x00, 0x00, 0x00, 0x1c, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, ...message,
+    ]);
+    for (const v of [0, 1, 2]) {
+      const codec = Produce.versions.get(v)!;
+      const { value, leftover } = decodeBody(codec, 'Request', body);
+      expect(leftover).toBe(0);
+      const req = value as ProduceRequest;
+      expect(req).toMatchObject({ transactionalId: null, acks: 0x123, timeoutMs: 0x444 });
+      expect(decodeMessageSet(req.topicData[0]!.partitionData[0]!.records!)).toMatchObject([{ offset: 0, magic: 0, value: Buffer.from([0x00, 0xee]) }]);
+      expect(encodeBody(codec, 'Request', req)).toEqual(body);
+    }
+  });
+
+  // Sarama 1.22's produce_response_test.go produceResponseManyBlocksVersions: v0 none, v1 + throttle, v2 + timestamp.
+  it.each([
+    [0, ''],
+    [1, '00000064'],
+    [2, '00000064'],
+  ] as const)('encodes the v%i response Sarama reads byte for byte', (v, throttle) => {
+    const res: ProduceResponse = {
+      responses: [{ name: 'foo', partitionResponses: [{ index: 1, errorCode: 2, baseOffset: 255, logAppendTimeMs: v >= 2 ? 1000 : -1, logStartOffset: -1, recordErrors: [], errorMessage: null }] }],
+      throttleTimeMs: v >= 1 ? 100 : 0,
+    };
+    const hex = '00000001' + '0003666f6f' + '00000001' + '00000001' + '0002' + '00000000000000ff' + (v >= 2 ? '00000000000003e8' : '') + throttle;
+    const codec = Produce.versions.get(v)!;
+    expect(encodeBody(codec, 'Response', res).toString('hex')).toBe(hex);
+    expect(decodeBody(codec, 'Response', Buffer.from(hex, 'hex')).value).toEqual(res);
   });
 });

@@ -1,7 +1,7 @@
 /** Produce (key 0): field names from Kafka's ProduceRequest/Response.json. */
 export interface PartitionProduceData {
   index: number;
-  /** RecordBatch v2 bytes, a view into the request frame (never re-encoded). */
+  /** v3+: RecordBatch v2; v0-2: a MessageSet (magic 0/1). A view into the request frame (never re-encoded). */
   records: Buffer | null;
 }
 
@@ -11,6 +11,7 @@ export interface TopicProduceData {
 }
 
 export interface ProduceRequest {
+  /** v3+ (null before). */
   transactionalId: string | null;
   /** 0 = no response, 1 = leader only, -1 = full ISR. */
   acks: number;
@@ -29,7 +30,7 @@ export interface PartitionProduceResponse {
   index: number;
   errorCode: number;
   baseOffset: number;
-  /** -1 unless the topic uses LogAppendTime. */
+  /** v2+: -1 unless the topic uses LogAppendTime. */
   logAppendTimeMs: number;
   /** v5+ (default -1). */
   logStartOffset?: number;
@@ -46,6 +47,6 @@ export interface TopicProduceResponse {
 
 export interface ProduceResponse {
   responses: TopicProduceResponse[];
-  /** Last in the body, unlike most responses. */
+  /** v1+, last in the body, unlike most responses. */
   throttleTimeMs: number;
 }
