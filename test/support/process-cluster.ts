@@ -11,6 +11,8 @@ export interface ProcessClusterOptions {
   brokers: number;
   zookeepers: number;
   brokerProps?: Record<string, string>;
+  /** Give each broker an HTTP admin server on a free port (default: none). */
+  http?: boolean;
 }
 
 export class ProcessCluster {
@@ -30,11 +32,12 @@ export class ProcessCluster {
     const ensemble = await ZooKeeperEnsemble.onFreePorts({ dir: join(dir, 'zk'), size: opts.zookeepers, tickTime: 500, stopGraceMs: 3000 });
     await ensemble.start();
     const cluster = new ProcessCluster(dir, ensemble);
-    const ports = await freePorts(opts.brokers);
+    const ports = await freePorts(opts.http ? opts.brokers * 2 : opts.brokers);
     for (let id = 1; id <= opts.brokers; id++) {
+      const http = opts.http ? { 'http.port': String(ports[opts.brokers + id - 1]!) } : {};
       cluster.brokers.set(
         id,
-        new BrokerProcess({ brokerId: id, port: ports[id - 1]!, dir: join(dir, `broker-${id}`), zookeeperConnect: ensemble.connectString, props: opts.brokerProps }),
+        new BrokerProcess({ brokerId: id, port: ports[id - 1]!, dir: join(dir, `broker-${id}`), zookeeperConnect: ensemble.connectString, props: { ...opts.brokerProps, ...http } }),
       );
     }
     try {
@@ -51,6 +54,13 @@ export class ProcessCluster {
 
   broker(id: number): BrokerProcess {
     return this.brokers.get(id)!;
+  }
+
+  /** A broker's HTTP admin API, for clusters started with `http: true`. */
+  httpUrl(id: number): string {
+    const port = this.broker(id).opts.props?.['http.port'];
+    if (!port) throw new Error(`broker ${id} runs no HTTP admin server (start the cluster with http: true)`);
+    return `http://127.0.0.1:${port}`;
   }
 
   bootstrap(): string {

@@ -1,0 +1,63 @@
+import type { Point } from './series.js';
+
+/** Inline SVG line charts: the geometry (pure, unit-tested) apart from the DOM. */
+
+export interface ChartSeries {
+  name: string;
+  points: readonly Point[];
+}
+
+export interface ChartFrame {
+  width: number;
+  height: number;
+  /** The x axis spans [now - windowMs, now]. */
+  now: number;
+  windowMs: number;
+  yFormat: (v: number) => string;
+}
+
+export interface ChartGeometry {
+  plot: { left: number; top: number; right: number; bottom: number };
+  yMax: number;
+  yTicks: { y: number; label: string }[];
+  xTicks: { x: number; label: string }[];
+  lines: { name: string; d: string }[];
+}
+
+const MARGIN = { left: 54, right: 12, top: 8, bottom: 22 };
+const Y_TICKS = 4;
+
+/** The smallest 1, 2 or 5 × 10^k at or above v (1 for v <= 0). */
+export function niceCeil(v: number): number {
+  if (!(v > 0)) return 1;
+  const exp = Math.pow(10, Math.floor(Math.log10(v)));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * exp >= v) return m * exp;
+  return 10 * exp;
+}
+
+/** A y maximum divisible into Y_TICKS steps of 1, 2 or 5 × 10^k. */
+export function yAxisMax(max: number): number {
+  return niceCeil(max / Y_TICKS) * Y_TICKS;
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+export function chartGeometry(series: readonly ChartSeries[], f: ChartFrame): ChartGeometry {
+  const plot = { left: MARGIN.left, top: MARGIN.top, right: f.width - MARGIN.right, bottom: f.height - MARGIN.bottom };
+  const t0 = f.now - f.windowMs;
+  const max = Math.max(0, ...series.flatMap((s) => s.points.filter((p) => p.t >= t0).map((p) => p.v)));
+  const yMax = yAxisMax(max);
+  const x = (t: number) => plot.left + ((t - t0) / f.windowMs) * (plot.right - plot.left);
+  const y = (v: number) => plot.bottom - (v / yMax) * (plot.bottom - plot.top);
+  const yTicks = Array.from({ length: Y_TICKS + 1 }, (_, i) => ({ y: round(y((yMax * i) / Y_TICKS)), label: f.yFormat((yMax * i) / Y_TICKS) }));
+  const minutes = f.windowMs / 60_000;
+  const stepMin = minutes <= 6 ? 1 : minutes <= 15 ? 2 : 5;
+  const xTicks: ChartGeometry['xTicks'] = [];
+  for (let m = 0; m <= minutes + 1e-9; m += stepMin) xTicks.push({ x: round(x(f.now - m * 60_000)), label: m === 0 ? 'now' : `-${m}m` });
+  const lines = series.map((s) => {
+    const pts = s.points.filter((p) => p.t >= t0 && p.t <= f.now);
+    const d = pts.map((p, i) => `${i === 0 ? 'M' : 'L'}${round(x(p.t))} ${round(y(p.v))}`).join(' ');
+    return { name: s.name, d };
+  });
+  return { plot, yMax, yTicks, xTicks: xTicks.reverse(), lines };
+}
