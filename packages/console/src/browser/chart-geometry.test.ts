@@ -19,6 +19,7 @@ describe('chart geometry', () => {
     expect(g.plot).toEqual({ left: 54, top: 8, right: 388, bottom: 178 });
     expect(g.yMax).toBe(10);
     expect(g.lines[0]!.d).toBe('M54 178 L388 8');
+    expect(g.lines[0]!.last).toEqual({ x: 388, y: 8 });
     expect(g.yTicks.map((t) => t.label)).toEqual(['0', '2.5', '5', '7.5', '10']);
     expect(g.xTicks.map((t) => t.label)).toEqual(['-1m', 'now']);
     expect(chartGeometry([{ name: 'empty', points: [] }], { width: 400, height: 200, now, windowMs: 300_000, yFormat: String }).lines[0]!.d).toBe('');

@@ -21,7 +21,8 @@ export interface ChartGeometry {
   yMax: number;
   yTicks: { y: number; label: string }[];
   xTicks: { x: number; label: string }[];
-  lines: { name: string; d: string }[];
+  /** Each line's path and its newest point (marked, so that a series of one sample still shows). */
+  lines: { name: string; d: string; last: { x: number; y: number } | null }[];
 }
 
 const MARGIN = { left: 54, right: 12, top: 8, bottom: 22 };
@@ -57,7 +58,8 @@ export function chartGeometry(series: readonly ChartSeries[], f: ChartFrame): Ch
   const lines = series.map((s) => {
     const pts = s.points.filter((p) => p.t >= t0 && p.t <= f.now);
     const d = pts.map((p, i) => `${i === 0 ? 'M' : 'L'}${round(x(p.t))} ${round(y(p.v))}`).join(' ');
-    return { name: s.name, d };
+    const newest = pts[pts.length - 1];
+    return { name: s.name, d, last: newest ? { x: round(x(newest.t)), y: round(y(newest.v)) } : null };
   });
   return { plot, yMax, yTicks, xTicks: xTicks.reverse(), lines };
 }

@@ -31,7 +31,12 @@ export function lineChart(testId: string, title: string, series: readonly ChartS
     g.lines.map((l, i) => {
       const src = series[i]!;
       const last = src.points[src.points.length - 1];
-      return s('path', { class: `line s${i % 8}`, d: l.d || 'M0 0', 'data-series': l.name, 'data-points': src.points.length, 'data-last': last ? String(last.v) : '' });
+      return s(
+        'g',
+        { class: `s${i % 8}` },
+        s('path', { class: `line s${i % 8}`, d: l.d || 'M0 0', 'data-series': l.name, 'data-points': src.points.length, 'data-last': last ? String(last.v) : '' }),
+        l.last ? s('circle', { class: 'dot', cx: l.last.x, cy: l.last.y, r: 2.5 }) : null,
+      );
     }),
     hasData ? null : s('text', { class: 'empty', x: (g.plot.left + g.plot.right) / 2, y: (g.plot.top + g.plot.bottom) / 2, 'text-anchor': 'middle' }, 'collecting samples…'),
   );

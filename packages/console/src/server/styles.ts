@@ -41,7 +41,7 @@ table.data td.num, table.data th.num { text-align: right; font-variant-numeric: 
 table.data tr.urp td { background: var(--warn-bg); }
 table.data tr.offline td { background: var(--bad-bg); }
 table.data tr.selected td { background: #e7f0ff; }
-table.data tbody tr:hover td { background-color: #f0f4fa; }
+table.data tbody tr:not(.urp):not(.offline):hover td { background-color: #f0f4fa; }
 table.data td.empty { color: var(--muted); text-align: center; padding: 14px; }
 .badge { display: inline-block; padding: 0 7px; border-radius: 10px; font-size: 12px; line-height: 19px; background: #e7ebef; color: #3a4756; white-space: nowrap; }
 .badge.ok { background: var(--ok-bg); color: var(--ok); }
@@ -81,6 +81,7 @@ pre.value { margin: 0; white-space: pre-wrap; word-break: break-all; max-height:
 .chart .grid line { stroke: #e6eaee; }
 .chart .axis text { fill: #6b7886; font-size: 10.5px; }
 .chart path.line { fill: none; stroke-width: 1.8; }
+.chart circle.dot { fill: currentColor; stroke: none; }
 .chart .legend { display: flex; gap: 14px; flex-wrap: wrap; font-size: 12px; padding: 2px 0 4px; }
 .chart .legend span::before { content: ""; display: inline-block; width: 10px; height: 3px; margin-right: 5px; vertical-align: middle; background: currentColor; }
 .chart .empty { fill: #8a96a3; font-size: 12px; }

@@ -102,7 +102,7 @@ async function groupDetailPage(root: HTMLElement, ctx: PageContext, group: strin
       ),
     );
     const series = [...lagSeries.withPrefix(`${d.kind}\u0000${group}\u0000`)].map(([k, s]) => ({ name: k.split('\u0000')[2]!, points: s.points }));
-    fill(chart, lineChart('lag-chart', `Lag of ${group}`, series, { windowMs: LAG_WINDOW_MS, yFormat: compact }));
+    fill(chart, lineChart('lag-chart', `Lag of ${group}`, series, { windowMs: LAG_WINDOW_MS, yFormat: compact, width: 1000, height: 220 }));
     fill(
       partitions,
       table('group-partitions', [

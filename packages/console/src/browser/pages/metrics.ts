@@ -9,8 +9,8 @@ import type { BrokerTraffic, ClusterTraffic } from '../types.js';
 const SAMPLE_MS = 2000;
 const WINDOW_MS = 5 * 60_000;
 const METRICS = [
-  { key: 'bytesIn', title: 'Bytes in per second', format: (v: number) => `${formatBytes(v)}/s`, axis: (v: number) => formatBytes(v) },
-  { key: 'bytesOut', title: 'Bytes out per second (to consumers)', format: (v: number) => `${formatBytes(v)}/s`, axis: (v: number) => formatBytes(v) },
+  { key: 'bytesIn', title: 'Bytes in per second', format: (v: number) => `${formatBytes(v)}/s`, axis: (v: number) => `${compact(v)}B` },
+  { key: 'bytesOut', title: 'Bytes out per second (to consumers)', format: (v: number) => `${formatBytes(v)}/s`, axis: (v: number) => `${compact(v)}B` },
   { key: 'messagesIn', title: 'Messages in per second', format: (v: number) => formatRate(v), axis: compact },
 ] as const;
 type MetricKey = (typeof METRICS)[number]['key'];
