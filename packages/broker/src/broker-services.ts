@@ -7,6 +7,7 @@ import type { ReplicaManager } from './cluster/replica-manager.js';
 import type { BrokerConfig } from './config/broker-config.js';
 import type { TopicConfigCache } from './config/topic-config-cache.js';
 import type { MetadataCache } from './metadata/metadata-cache.js';
+import type { ProducerIdManager } from './producer/producer-id-manager.js';
 
 /** What request handlers may use: the broker's components, passed explicitly. */
 export interface BrokerServices {
@@ -20,5 +21,6 @@ export interface BrokerServices {
   readonly topicConfigs: TopicConfigCache;
   readonly configAdmin: ConfigAdminManager;
   readonly groupCoordinator: GroupCoordinator; // group coordinator
+  readonly producerIdManager: ProducerIdManager;
   supportedApis(): { apiKey: number; minVersion: number; maxVersion: number }[];
 }

@@ -20,6 +20,7 @@ import { KafkaApis } from './kafka-apis.js';
 import { MetadataCache } from './metadata/metadata-cache.js';
 import { SocketServer } from './network/socket-server.js';
 import { requestControlledShutdown } from './controlled-shutdown.js';
+import { ProducerIdManager } from './producer/producer-id-manager.js';
 
 export type BrokerState = 'NotRunning' | 'Starting' | 'RunningAsBroker' | 'PendingControlledShutdown' | 'ShuttingDown';
 
@@ -48,6 +49,7 @@ export class KafkaServer {
   groupCoordinator!: GroupCoordinator; // group coordinator
   logCleaner!: LogCleaner; // group coordinator (log compaction)
   adminManager!: AdminManager;
+  producerIdManager!: ProducerIdManager;
   apis!: KafkaApis;
   socketServer!: SocketServer;
   readonly startedAt = Date.now();
@@ -102,6 +104,8 @@ export class KafkaServer {
       clusterId: this.clusterId,
       retentionCheckIntervalMs: cfg.logRetentionCheckIntervalMs,
       flushCheckpointIntervalMs: cfg.logFlushOffsetCheckpointIntervalMs,
+      producerIdExpirationMs: cfg.producerIdExpirationMs,
+      producerIdExpirationCheckIntervalMs: cfg.producerIdExpirationCheckIntervalMs,
     });
     this.logManager.startup();
 
@@ -169,6 +173,9 @@ export class KafkaServer {
       applyTopicConfig: (topic, overrides) => this.configChangeListener.applyTopicConfig(topic, overrides),
       log: this.log.child({ component: 'config-admin' }),
     });
+    // A block of producer ids claimed at startup, as Kafka's ProducerIdManager does.
+    this.producerIdManager = new ProducerIdManager(cfg.brokerId, (id) => this.zk.claimProducerIdBlock(id), this.log.child({ component: 'producer-ids' }));
+    await this.producerIdManager.startup();
 
     this.apis = new KafkaApis(this.log);
     registerHandlers(this.apis, this.#services());
@@ -239,6 +246,9 @@ export class KafkaServer {
       },
       get groupCoordinator() {
         return self.groupCoordinator; // group coordinator
+      },
+      get producerIdManager() {
+        return self.producerIdManager;
       },
       supportedApis: () => this.apis.supportedApis(),
     };

@@ -5,6 +5,8 @@ export { NetworkError, NoCommonVersionError, ClientClosedError } from './errors.
 export { murmur2, toPositive, defaultPartition, DefaultPartitioner, type RecordKey, type PartitionerOptions } from './partitioner.js';
 export {
   Producer,
+  COMPRESSION_NAMES,
+  isCompressionName,
   type ProducerConfig,
   type ProducerMessage,
   type ProducerRecord,

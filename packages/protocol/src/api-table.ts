@@ -31,6 +31,7 @@ import { OffsetDelete } from './apis/offset-delete/index.js';
 import { DescribeConfigs } from './apis/describe-configs/index.js';
 import { AlterConfigs } from './apis/alter-configs/index.js';
 import { IncrementalAlterConfigs } from './apis/incremental-alter-configs/index.js';
+import { InitProducerId } from './apis/init-producer-id/index.js';
 
 export type AnyApiDefinition = ApiDefinition<any, any>;
 
@@ -58,6 +59,7 @@ const API_TABLE: ReadonlyMap<number, AnyApiDefinition> = new Map<number, AnyApiD
     CreateTopics,
     DeleteTopics,
     DeleteRecords,
+    InitProducerId,
     OffsetsForLeaderEpoch,
     DescribeLogDirs,
     CreatePartitions,
@@ -95,6 +97,7 @@ export const ApiKey = {
   CreateTopics: 19,
   DeleteTopics: 20,
   DeleteRecords: 21,
+  InitProducerId: 22,
   OffsetsForLeaderEpoch: 23,
   DescribeConfigs: 32,
   AlterConfigs: 33,

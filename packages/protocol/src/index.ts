@@ -51,4 +51,5 @@ export * from './apis/describe-configs/index.js';
 export * from './apis/alter-configs/index.js';
 export * from './apis/incremental-alter-configs/index.js';
 export * from './apis/config-resources.js';
+export * from './apis/init-producer-id/index.js';
 export { flattenPartitionStates, groupPartitionStates, type TopicGroup } from './apis/topic-grouping.js';

@@ -11,7 +11,7 @@ import {
   type LogManagerOptions,
 } from './log-manager.js';
 import { readMetaProperties } from './meta-properties.js';
-import { simpleBatch, tempDir, testConfig, testLogger } from './test-batches.js';
+import { producerBatch, simpleBatch, tempDir, testConfig, testLogger } from './test-batches.js';
 
 let root: { path: string; cleanup(): void };
 let dirs: string[];
@@ -144,5 +144,18 @@ describe('LogManager', () => {
     }, { timeout: 10_000, interval: 20 });
     m.shutdown();
     expect(() => m.getOrCreateLog('t', 1)).toThrow(GregorError);
+  });
+
+  it('removes producer ids idle for producer.id.expiration.ms on its own timer, and stops it at shutdown', async () => {
+    const m = manager({ producerIdExpirationMs: 200, producerIdExpirationCheckIntervalMs: 50 });
+    m.startup();
+    const log = m.getOrCreateLog('idem', 0);
+    log.appendAsLeader(producerBatch(7, 0, 0, 1, Date.now()), 0);
+    expect(log.producerState.isEmpty).toBe(false);
+    const deadline = Date.now() + 5000;
+    while (!log.producerState.isEmpty && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    expect(log.producerState.isEmpty).toBe(true);
+    m.shutdown();
+    expect(existsSync(join(log.dir, '00000000000000000001.snapshot'))).toBe(true);
   });
 });

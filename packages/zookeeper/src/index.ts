@@ -15,3 +15,4 @@ export {
   type PartitionStateCreateResult,
 } from './kafka-zk-client.js';
 export { TopicExistsError, ControllerMovedError, BrokerIdInUseError } from './kafka-zk-errors.js';
+export { PRODUCER_ID_BLOCK_SIZE, encodeProducerIdBlock, decodeProducerIdBlock, nextProducerIdBlock, type ProducerIdBlock } from './producer-id-block.js';
