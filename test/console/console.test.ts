@@ -342,27 +342,96 @@ describe('web console in Chromium against a 3-broker cluster', () => {
     await expect.poll(async () => (await cells('group-partitions')).map((r) => r[3]), { timeout: 15_000 }).toEqual(['0', '0', '0']);
   });
 
+  it('active groups of both kinds: members with their assignments and owned partitions; a reset is refused while they run, then a ZooKeeper group is reset', async () => {
+    // A running kafkajs member (coordinator kind) and a running connector consumer (ZooKeeper kind).
+    const kafka = new Kafka({ clientId: 'console-watcher', brokers: cluster.bootstrap().split(','), logLevel: logLevel.NOTHING, retry: { retries: 10, initialRetryTime: 200 } });
+    const consumer = kafka.consumer({ groupId: 'watchers', sessionTimeout: 10_000, heartbeatInterval: 500 });
+    await consumer.connect();
+    await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
+    await consumer.run({ eachMessage: async () => {} });
+    const connector = await ZookeeperConsumerConnector.create(
+      { 'group.id': 'audit', 'consumer.id': 'live', 'zookeeper.connect': cluster.ensemble.connectString, 'auto.offset.reset': 'smallest', 'auto.commit.enable': 'false' },
+      { logger: silentLogger() },
+    );
+    try {
+      await connector.createMessageStreams({ [TOPIC]: 1 });
+      await open('#/groups/watchers?kind=coordinator');
+      await expect.poll(() => text('card-state'), { timeout: 30_000 }).toBe('StateStable');
+      await open('#/groups/watchers?kind=coordinator'); // the reset form lists the topics of the first answer
+      await expect.poll(async () => (await cells('members')).map((r) => [r[1], r[4]]), { timeout: 10_000 }).toEqual([['console-watcher', `${TOPIC}: 0, 1, 2`]]);
+      const [member] = await cells('members');
+      // Every partition is owned by that member.
+      await expect.poll(async () => (await cells('group-partitions')).map((r) => r.slice(0, 3)), { timeout: 10_000 }).toEqual([0, 1, 2].map((p) => [TOPIC, String(p), member![0]]));
+      // Kafka refuses to reset an active group, a dry run included.
+      await page.selectOption('[data-testid="reset-target"]', 'latest');
+      await page.click('[data-testid="reset-preview"]');
+      await expect.poll(() => text('alert-error'), { timeout: 10_000 }).toBe(`Dry run: GREGOR_ERR_GROUP_NOT_EMPTY Consumer group 'watchers' is active: its state is Stable with 1 member(s). Stop its consumers before resetting offsets.`);
+      expect(await page.isEnabled('[data-testid="reset-execute"]')).toBe(false);
+
+      const [consumerId] = await waitFor(async () => {
+        const ids = await cluster.kafkaZk.getConsumerIds('audit');
+        return ids.length === 1 ? ids : null;
+      }, 20_000, 'the connector to register');
+      const owners = await waitFor(async () => {
+        const o = await Promise.all([0, 1, 2].map((p) => cluster.kafkaZk.getPartitionOwner('audit', TOPIC, p)));
+        return o.every((x) => x !== null) ? o : null;
+      }, 30_000, 'the connector to own every partition');
+      await open('#/groups/audit?kind=zookeeper');
+      await expect.poll(async () => (await cells('members')).map((r) => [r[0], r[2], r[4]]), { timeout: 15_000 }).toEqual([[consumerId!, `${TOPIC}: 1`, [0, 1, 2].map((p) => `${TOPIC}-${p}`).join(', ')]]);
+      expect((await cells('group-partitions')).map((r) => r[2])).toEqual(owners);
+      await shot('group-zookeeper');
+    } finally {
+      await connector.shutdown();
+      await consumer.stop();
+      await consumer.disconnect();
+    }
+
+    // Once its consumer is gone, the ZooKeeper group resets: previewed, then written under /consumers.
+    await waitFor(async () => (await cluster.kafkaZk.getConsumerIds('audit')).length === 0, 20_000, 'the connector to deregister');
+    await open('#/groups/audit?kind=zookeeper');
+    await page.waitForSelector('[data-testid="reset-panel"]');
+    const before = await Promise.all([0, 1, 2].map((p) => cluster.kafkaZk.getConsumerOffset('audit', TOPIC, p)));
+    const hws = await highWatermarks(TOPIC, 3);
+    await page.selectOption('[data-testid="reset-target"]', 'offset');
+    await page.fill('[data-testid="reset-number"]', '3');
+    await page.click('[data-testid="reset-preview"]');
+    await expect.poll(async () => (await cells('reset-offsets')).map((r) => r.slice(1, 4)), { timeout: 10_000 }).toEqual(
+      [0, 1, 2].map((p) => [String(p), before[p] === null ? '–' : String(before[p]), String(Math.min(3, hws[p]!))]),
+    );
+    expect(await Promise.all([0, 1, 2].map((p) => cluster.kafkaZk.getConsumerOffset('audit', TOPIC, p)))).toEqual(before);
+    await page.click('[data-testid="reset-execute"]');
+    await page.waitForSelector('[data-testid="alert-ok"]');
+    expect((await Promise.all([0, 1, 2].map((p) => cluster.kafkaZk.getConsumerOffset('audit', TOPIC, p)))).map(Number)).toEqual([3, 3, 3]);
+    await expect.poll(async () => (await cells('group-partitions')).map((r) => r[3]), { timeout: 15_000 }).toEqual(['3', '3', '3']);
+  });
+
   it('partition operations: a reassignment with its progress, then a preferred-leader election', async () => {
     await open(`#/partitions?topic=${TOPIC}`);
     await expect.poll(async () => (await cells('reassign-editor')).length, { timeout: 15_000 }).toBe(3);
+    // Partition 0 moves one replica to the broker that has none (its records are copied there); the
+    // leader stays, so the new first replica is the preferred leader but does not lead yet.
     const current = (await cluster.kafkaZk.getTopicAssignment(TOPIC))!.assignment.partitions.get(0)!;
-    const target = [...current].reverse();
+    const leader = (await cluster.partitionState(TOPIC, 0))!.leader;
+    const newcomer = [1, 2, 3].find((b) => !current.includes(b))!;
+    const target = [newcomer, leader];
     await page.fill('[data-testid="reassign-replicas-0"]', target.join(','));
     await page.click('[data-testid="reassign-start"]');
     await expect.poll(() => text('reassign-count'), { timeout: 60_000 }).toBe('1 of 1 partition(s) done');
     expect((await cluster.kafkaZk.getTopicAssignment(TOPIC))!.assignment.partitions.get(0)).toEqual(target);
+    expect([...(await cluster.partitionState(TOPIC, 0))!.isr].sort()).toEqual([...target].sort());
     expect((await cells('reassignments'))[0]!.slice(0, 3)).toEqual([TOPIC, '0', target.join(', ')]);
+    expect((await cells('reassignments'))[0]!.slice(5)).toEqual([String(leader), 'done']);
+    await expect.poll(async () => (await cells('not-preferred')).map((r) => r.slice(0, 4)), { timeout: 15_000 }).toContainEqual([TOPIC, '0', String(leader), String(newcomer)]);
+    // The editor follows: partition 0's ISR now holds the newcomer.
+    const isr = (await cluster.partitionState(TOPIC, 0))!.isr.join(', ');
+    await expect.poll(async () => (await cells('reassign-editor'))[0]!.slice(0, 3), { timeout: 10_000 }).toEqual(['0', String(leader), isr]);
     await shot('partitions');
 
-    // The leader stayed where it was: no longer the preferred (first) replica, until an election.
-    const leader = (await cluster.partitionState(TOPIC, 0))!.leader;
-    if (leader !== target[0]) {
-      await expect.poll(async () => (await cells('not-preferred')).map((r) => r.slice(0, 4)), { timeout: 15_000 }).toContainEqual([TOPIC, '0', String(leader), String(target[0])]);
-    }
     await page.click('[data-testid="elect-all"]');
     await waitFor(async () => (await cluster.partitionState(TOPIC, 0))!.leader === target[0], 30_000, 'the preferred replica to lead');
     await expect.poll(() => text('card-not-preferred'), { timeout: 15_000 }).toBe('Not on preferred leader0');
     expect(await cells('not-preferred')).toEqual([]);
+    await expect.poll(async () => (await cells('reassign-editor'))[0]![1], { timeout: 10_000 }).toBe(String(newcomer));
   });
 
   it('live charts: bytes in/out and messages in per broker, from each broker\'s own counters', async () => {

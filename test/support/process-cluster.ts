@@ -34,7 +34,7 @@ export class ProcessCluster {
     const cluster = new ProcessCluster(dir, ensemble);
     const ports = await freePorts(opts.http ? opts.brokers * 2 : opts.brokers);
     for (let id = 1; id <= opts.brokers; id++) {
-      const http = opts.http ? { 'http.port': String(ports[opts.brokers + id - 1]!) } : {};
+      const http: Record<string, string> = opts.http ? { 'http.port': String(ports[opts.brokers + id - 1]!) } : {};
       cluster.brokers.set(
         id,
         new BrokerProcess({ brokerId: id, port: ports[id - 1]!, dir: join(dir, `broker-${id}`), zookeeperConnect: ensemble.connectString, props: { ...opts.brokerProps, ...http } }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartGeometry, niceCeil, yAxisMax } from './chart-geometry.js';
+import { agoLabel, chartGeometry, niceCeil, visibleWindow, yAxisMax } from './chart-geometry.js';
 import { RateTracker, Series, SeriesStore } from './series.js';
 
 describe('chart geometry', () => {
@@ -21,8 +21,30 @@ describe('chart geometry', () => {
     expect(g.lines[0]!.d).toBe('M54 178 L388 8');
     expect(g.lines[0]!.last).toEqual({ x: 388, y: 8 });
     expect(g.yTicks.map((t) => t.label)).toEqual(['0', '2.5', '5', '7.5', '10']);
-    expect(g.xTicks.map((t) => t.label)).toEqual(['-1m', 'now']);
+    expect(g.xTicks.map((t) => t.label)).toEqual(['-1m', '-45s', '-30s', '-15s', 'now']);
+    expect(g.xTicks[0]!.x).toBe(54);
     expect(chartGeometry([{ name: 'empty', points: [] }], { width: 400, height: 200, now, windowMs: 300_000, yFormat: String }).lines[0]!.d).toBe('');
+  });
+
+  it('with a minimum window, spans only as far back as the samples go, up to the full window', () => {
+    const now = 10_000_000;
+    const frame = { width: 400, height: 200, now, windowMs: 300_000, minWindowMs: 60_000, yFormat: String };
+    const since = (ms: number) => [{ name: 'a', points: [{ t: now - ms, v: 1 }, { t: now, v: 2 }] }];
+    expect(visibleWindow(since(10_000), frame)).toBe(60_000);
+    expect(visibleWindow(since(100_000), frame)).toBe(100_000);
+    expect(visibleWindow([{ name: 'b', points: [{ t: now - 900_000, v: 1 }, { t: now - 200_000, v: 1 }] }], frame)).toBe(200_000); // only points inside windowMs count
+    expect(visibleWindow(since(300_000), frame)).toBe(300_000);
+    expect(visibleWindow([], frame)).toBe(60_000);
+    expect(visibleWindow(since(10_000), { now, windowMs: 300_000 })).toBe(300_000);
+    const g = chartGeometry(since(100_000), frame);
+    expect(g.lines[0]!.d).toBe('M54 93 L388 8'); // the oldest point at the left edge
+    expect(g.xTicks.map((t) => t.label)).toEqual(['-1m30s', '-1m', '-30s', 'now']);
+    const { minWindowMs: _min, ...fixed } = frame;
+    expect(chartGeometry(since(10_000), fixed).xTicks.map((t) => t.label)).toEqual(['-5m', '-4m', '-3m', '-2m', '-1m', 'now']);
+  });
+
+  it('labels times ago', () => {
+    expect([0, 15, 60, 90, 600].map(agoLabel)).toEqual(['now', '-15s', '-1m', '-1m30s', '-10m']);
   });
 });
 

@@ -10,9 +10,10 @@ export interface ChartSeries {
 export interface ChartFrame {
   width: number;
   height: number;
-  /** The x axis spans [now - windowMs, now]. */
+  /** The x axis spans [now - windowMs, now]; with minWindowMs, only as far back as the oldest point (at least minWindowMs), so a chart opened seconds ago is not a sliver at its right edge. */
   now: number;
   windowMs: number;
+  minWindowMs?: number;
   yFormat: (v: number) => string;
 }
 
@@ -43,18 +44,37 @@ export function yAxisMax(max: number): number {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
+/** Tick steps of the x axis, in seconds: the smallest giving at most 5 intervals. */
+const X_STEPS_S = [15, 30, 60, 120, 300, 600];
+
+/** "-45s", "-2m", "-1m30s". */
+export function agoLabel(seconds: number): string {
+  if (seconds === 0) return 'now';
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  return `-${m > 0 ? `${m}m` : ''}${s > 0 || m === 0 ? `${s}s` : ''}`;
+}
+
+/** The window shown: windowMs, or with minWindowMs only back to the oldest point in windowMs. */
+export function visibleWindow(series: readonly ChartSeries[], f: Pick<ChartFrame, 'now' | 'windowMs' | 'minWindowMs'>): number {
+  if (f.minWindowMs === undefined) return f.windowMs;
+  const oldest = Math.min(f.now, ...series.flatMap((s) => s.points.filter((p) => p.t >= f.now - f.windowMs).map((p) => p.t)));
+  return Math.min(f.windowMs, Math.max(f.minWindowMs, f.now - oldest));
+}
+
 export function chartGeometry(series: readonly ChartSeries[], f: ChartFrame): ChartGeometry {
   const plot = { left: MARGIN.left, top: MARGIN.top, right: f.width - MARGIN.right, bottom: f.height - MARGIN.bottom };
-  const t0 = f.now - f.windowMs;
+  const windowMs = visibleWindow(series, f);
+  const t0 = f.now - windowMs;
   const max = Math.max(0, ...series.flatMap((s) => s.points.filter((p) => p.t >= t0).map((p) => p.v)));
   const yMax = yAxisMax(max);
-  const x = (t: number) => plot.left + ((t - t0) / f.windowMs) * (plot.right - plot.left);
+  const x = (t: number) => plot.left + ((t - t0) / windowMs) * (plot.right - plot.left);
   const y = (v: number) => plot.bottom - (v / yMax) * (plot.bottom - plot.top);
   const yTicks = Array.from({ length: Y_TICKS + 1 }, (_, i) => ({ y: round(y((yMax * i) / Y_TICKS)), label: f.yFormat((yMax * i) / Y_TICKS) }));
-  const minutes = f.windowMs / 60_000;
-  const stepMin = minutes <= 6 ? 1 : minutes <= 15 ? 2 : 5;
+  const seconds = windowMs / 1000;
+  const step = X_STEPS_S.find((st) => seconds / st <= 5) ?? X_STEPS_S[X_STEPS_S.length - 1]!;
   const xTicks: ChartGeometry['xTicks'] = [];
-  for (let m = 0; m <= minutes + 1e-9; m += stepMin) xTicks.push({ x: round(x(f.now - m * 60_000)), label: m === 0 ? 'now' : `-${m}m` });
+  for (let sec = 0; sec <= seconds + 1e-9; sec += step) xTicks.push({ x: round(x(f.now - sec * 1000)), label: agoLabel(sec) });
   const lines = series.map((s) => {
     const pts = s.points.filter((p) => p.t >= t0 && p.t <= f.now);
     const d = pts.map((p, i) => `${i === 0 ? 'M' : 'L'}${round(x(p.t))} ${round(y(p.v))}`).join(' ');

@@ -3,6 +3,8 @@ import { h, s } from './dom.js';
 
 export interface LineChartOptions {
   windowMs: number;
+  /** Shorter while the samples cover less (see ChartFrame.minWindowMs). */
+  minWindowMs?: number;
   yFormat: (v: number) => string;
   width?: number;
   height?: number;
@@ -10,13 +12,14 @@ export interface LineChartOptions {
 }
 
 /**
- * A line chart as inline SVG: one line per series (colours .s0-.s7), y from 0, x the last minutes.
+ * A line chart as inline SVG: one line per series (colours .s0-.s7), y from 0, x the last minutes
+ * (or, with minWindowMs, as far back as the samples go).
  * Each line carries data-series / data-points / data-last so tests can read what is drawn.
  */
 export function lineChart(testId: string, title: string, series: readonly ChartSeries[], opts: LineChartOptions): HTMLDivElement {
   const width = opts.width ?? 560;
   const height = opts.height ?? 190;
-  const g = chartGeometry(series, { width, height, now: opts.now ?? Date.now(), windowMs: opts.windowMs, yFormat: opts.yFormat });
+  const g = chartGeometry(series, { width, height, now: opts.now ?? Date.now(), windowMs: opts.windowMs, ...(opts.minWindowMs !== undefined ? { minWindowMs: opts.minWindowMs } : {}), yFormat: opts.yFormat });
   const hasData = series.some((x) => x.points.length > 0);
   const svg = s(
     'svg',

@@ -64,7 +64,7 @@ async function groupDetailPage(root: HTMLElement, ctx: PageContext, group: strin
     root,
     h('h1', { 'data-testid': 'group-name' }, group, h('a', { class: 'sub', href: hashFor('groups') }, '← all groups')),
     summary,
-    h('h2', null, 'Lag', h('span', { class: 'sub' }, 'per topic, last 10 minutes, sampled every 5 s while this page is open')),
+    h('h2', null, 'Lag', h('span', { class: 'sub' }, 'per topic, up to the last 10 minutes, sampled every 5 s while this page is open')),
     chart,
     h('h2', null, 'Partitions'),
     partitions,
@@ -102,7 +102,7 @@ async function groupDetailPage(root: HTMLElement, ctx: PageContext, group: strin
       ),
     );
     const series = [...lagSeries.withPrefix(`${d.kind}\u0000${group}\u0000`)].map(([k, s]) => ({ name: k.split('\u0000')[2]!, points: s.points }));
-    fill(chart, lineChart('lag-chart', `Lag of ${group}`, series, { windowMs: LAG_WINDOW_MS, yFormat: compact, width: 1000, height: 220 }));
+    fill(chart, lineChart('lag-chart', `Lag of ${group}`, series, { windowMs: LAG_WINDOW_MS, minWindowMs: 60_000, yFormat: compact, width: 1000, height: 220 }));
     fill(
       partitions,
       table('group-partitions', [
@@ -112,7 +112,7 @@ async function groupDetailPage(root: HTMLElement, ctx: PageContext, group: strin
         { title: 'Committed offset', cell: (p) => p.committedOffset ?? '–', num: true },
         { title: 'Log end offset', cell: (p) => p.logEndOffset ?? '–', num: true },
         { title: 'Lag', cell: (p) => (p.lag === null ? '–' : p.lag), num: true },
-      ], d.partitions, { rowClass: (p) => (p.lag !== null && p.lag > 0 ? null : null), empty: 'No committed offsets and no assignment' }),
+      ], d.partitions, { empty: 'No committed offsets and no assignment' }),
     );
     fill(members, memberTable(d));
   };

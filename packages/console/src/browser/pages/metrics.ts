@@ -41,7 +41,7 @@ export async function metricsPage(root: HTMLElement, ctx: PageContext): Promise<
   const status = h('div');
   const charts = h('div', { class: 'grid2' });
   const totals = h('div');
-  fill(root, h('h1', null, 'Live charts', h('span', { class: 'sub' }, 'each broker\'s own counters, sampled every 2 s; the last 5 minutes')), status, charts, h('h2', null, 'Since each broker started'), totals);
+  fill(root, h('h1', null, 'Live charts', h('span', { class: 'sub' }, 'each broker\'s own counters, sampled every 2 s; up to the last 5 minutes')), status, charts, h('h2', null, 'Since each broker started'), totals);
   const render = () => {
     fill(
       charts,
@@ -50,7 +50,7 @@ export async function metricsPage(root: HTMLElement, ctx: PageContext): Promise<
           `chart-${m.key}`,
           m.title,
           [...series.withPrefix(`${m.key}\u0000`)].sort(([a], [b]) => Number(a.split('\u0000')[1]) - Number(b.split('\u0000')[1])).map(([k, s]) => ({ name: `broker ${k.split('\u0000')[1]}`, points: s.points })),
-          { windowMs: WINDOW_MS, yFormat: m.axis },
+          { windowMs: WINDOW_MS, minWindowMs: 60_000, yFormat: m.axis },
         ),
       ),
     );

@@ -33,16 +33,34 @@ export async function partitionsPage(root: HTMLElement, ctx: PageContext): Promi
     }
   });
 
+  /** The editor's live cells, refreshed by every load (the inputs keep what the user typed). */
+  let editorRows: { partition: number; leader: HTMLElement; isr: HTMLElement; input: HTMLInputElement; current: number[] }[] = [];
+  const refreshEditor = (health: PartitionsHealth) => {
+    const byPartition = new Map(health.partitions.filter((p) => p.topic === topic.value).map((p) => [p.partition, p]));
+    for (const row of editorRows) {
+      const p = byPartition.get(row.partition);
+      if (!p) continue;
+      row.leader.textContent = String(p.leader);
+      row.isr.textContent = p.isr.join(', ');
+      const replicas = p.replicas.join(',');
+      // An untouched input follows the replicas (a finished reassignment); an edited one is kept.
+      if (row.input.value === row.current.join(',')) row.input.value = replicas;
+      row.current = p.replicas;
+      row.input.dataset.current = replicas;
+    }
+  };
+
   const renderEditor = async () => {
     const health = await get<PartitionsHealth>('/v1/partitions', ctx.signal);
     const parts = health.partitions.filter((p) => p.topic === topic.value);
     const inputs = parts.map((p) => h('input', { value: p.replicas.join(','), size: 14, 'data-testid': `reassign-replicas-${p.partition}`, 'data-current': p.replicas.join(',') }));
+    editorRows = parts.map((p, i) => ({ partition: p.partition, leader: h('span', null, String(p.leader)), isr: h('span', null, p.isr.join(', ')), input: inputs[i]!, current: p.replicas }));
     const start = h('button', { class: 'primary', 'data-testid': 'reassign-start' }, 'Start reassignment');
     start.addEventListener('click', async () => {
       fill(out);
       try {
         const changed = parts
-          .map((p, i) => ({ topic: p.topic, partition: p.partition, replicas: parseBrokerList(inputs[i]!.value), current: p.replicas }))
+          .map((p, i) => ({ topic: p.topic, partition: p.partition, replicas: parseBrokerList(inputs[i]!.value), current: editorRows[i]?.current ?? p.replicas }))
           .filter((r) => r.replicas.join(',') !== r.current.join(','))
           .map(({ current: _current, ...r }) => r);
         if (changed.length === 0) throw new Error('No partition\'s replicas were changed.');
@@ -58,8 +76,8 @@ export async function partitionsPage(root: HTMLElement, ctx: PageContext): Promi
       editor,
       table('reassign-editor', [
         { title: 'Partition', cell: (p) => p.partition, num: true },
-        { title: 'Leader', cell: (p) => p.leader, num: true },
-        { title: 'ISR', cell: (p) => p.isr.join(', ') },
+        { title: 'Leader', cell: (p) => editorRows[parts.indexOf(p)]!.leader, num: true },
+        { title: 'ISR', cell: (p) => editorRows[parts.indexOf(p)]!.isr },
         { title: 'Replicas (first = preferred leader)', cell: (p) => inputs[parts.indexOf(p)]! },
       ], parts, { empty: 'Choose a topic' }),
       h('div', { class: 'row' }, start, h('span', { class: 'muted small' }, `live brokers: ${brokers.brokers.map((b) => b.id).sort((a, b) => a - b).join(', ')}`)),
@@ -88,6 +106,7 @@ export async function partitionsPage(root: HTMLElement, ctx: PageContext): Promi
       get<Progress>('/v1/partitions/preferred-election', ctx.signal),
     ]);
     if (ctx.signal.aborted) return;
+    refreshEditor(health);
     fill(
       cards,
       h(
