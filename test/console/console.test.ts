@@ -9,7 +9,7 @@ import { launchBrowser, type TestBrowser } from '../support/browser.js';
 import { waitFor } from '../support/in-process-cluster.js';
 import { ProcessCluster } from '../support/process-cluster.js';
 
-// The web console in headless Chromium against a real cluster: ZooKeeper and three `gregor broker`
+// The web console in headless Chromium against a real cluster: a 3-node ZooKeeper ensemble and three `gregor broker`
 // processes with HTTP admin servers and an admin token. The console is the one broker 2 serves (not
 // the controller), so its answers about other brokers travel. Every page is checked against what the
 // cluster says through gregor's client, kafkajs and ZooKeeper. CONSOLE_SCREENSHOTS=<dir> saves PNGs.
@@ -91,7 +91,7 @@ async function committed(group: string): Promise<number[]> {
 beforeAll(async () => {
   cluster = await ProcessCluster.start({
     brokers: 3,
-    zookeepers: 1,
+    zookeepers: 3,
     http: true,
     brokerProps: {
       'http.auth.token': TOKEN,
@@ -156,10 +156,10 @@ describe('web console in Chromium against a 3-broker cluster', () => {
     const controller = await cluster.controllerId();
     expect(await text('controller-id')).toBe(`broker ${controller}`);
     expect(brokers.find((r) => r[0] === String(controller))![4]).toBe('controller');
-    const zk = await cells('zookeeper');
-    expect(zk).toHaveLength(1);
-    expect(zk[0]![0]).toBe(cluster.ensemble.connectString);
-    expect(zk[0]![1]).toBe('standalone');
+    // Each server of the 3-node ensemble as its srvr command reports it: one leader, two followers.
+    await expect.poll(async () => (await cells('zookeeper')).map((r) => r[1]).sort(), { timeout: 15_000 }).toEqual(['follower', 'follower', 'leader']);
+    expect((await cells('zookeeper')).map((r) => r[0])).toEqual(cluster.ensemble.connectString.split(','));
+    expect(await text('card-zookeeper')).toBe('ZooKeeper3/3');
     expect(await text('card-urp')).toBe('Under-replicated0');
     expect(await text('card-offline')).toBe('Offline0');
     expect(await cells('under-replicated')).toEqual([]);
