@@ -1,4 +1,5 @@
-import { ErrorCode, KafkaProtocolError } from '@gregor/common';
+import { planReset, type PartitionOffsets, type ResetSpec } from '@gregor/client';
+import { ConfigError, ErrorCode, KafkaProtocolError } from '@gregor/common';
 import { ListOffsets } from '@gregor/protocol';
 import { consumerGroupPath, consumerIdsPath, type KafkaZkClient } from '@gregor/zookeeper';
 import type { AdminContext } from './admin-context.js';
@@ -96,10 +97,11 @@ async function partitionsOf(ctx: AdminContext, topics: readonly string[]): Promi
 }
 
 /**
- * The offset each partition resets to, from its leader: log start (earliest), high watermark (latest,
- * what a consumer can reach), ListOffsets for a time (the high watermark when no record is that new),
- * or an offset / the committed offset plus a shift, clamped into [log start, high watermark] as
- * Kafka's checkOffsetsRange does. Shifting a partition without a committed offset is an error.
+ * The offset each partition resets to, planned by the client's planReset (the rules `gregor groups
+ * --reset-offsets` uses, after Kafka's ConsumerGroupCommand) from each partition's log start and high
+ * watermark, read from its leader, the group's committed offset, and for a time ListOffsets (the high
+ * watermark when no record is that new). An offset or shift is clamped into [log start, high
+ * watermark]; shifting a partition without a committed offset is an error.
  */
 async function targetOffsets(
   ctx: AdminContext,
@@ -107,35 +109,36 @@ async function targetOffsets(
   to: ResetTarget,
   committed: ReadonlyMap<string, number>,
 ): Promise<{ topic: string; partition: number; offset: number }[]> {
-  const out: { topic: string; partition: number; offset: number }[] = [];
+  const spec: ResetSpec =
+    to === 'earliest' || to === 'latest'
+      ? { kind: to }
+      : 'timestamp' in to
+        ? { kind: 'datetime', timestamp: to.timestamp }
+        : 'offset' in to
+          ? { kind: 'offset', offset: to.offset }
+          : { kind: 'shift', by: to.shiftBy };
+  const known = new Map<string, PartitionOffsets>();
   for (const [topic, ids] of partitions) {
     const states = ctx.server.metadataCache.partitions(topic).filter((s) => ids.includes(s.partition));
-    const known = await readPartitionOffsets(ctx.server, ctx.leaders, topic, states);
-    const byTime = typeof to === 'object' && 'timestamp' in to ? await offsetsForTime(ctx, topic, states, to.timestamp) : new Map<number, number>();
+    const offsets = await readPartitionOffsets(ctx.server, ctx.leaders, topic, states);
+    const byTime = spec.kind === 'datetime' ? await offsetsForTime(ctx, topic, states, spec.timestamp) : new Map<number, number>();
     for (const partition of ids) {
-      const o = known.get(partition);
+      const o = offsets.get(partition);
       const start = o?.logStartOffset;
       const end = o?.highWatermark;
       if (start === null || start === undefined || end === null || end === undefined) {
         throw new AdminError('GREGOR_ERR_UNAVAILABLE', `No offsets for ${topic}-${partition}: ${o?.offsetsError ?? 'unknown partition'}. Nothing was reset.`);
       }
-      const clamp = (n: number) => Math.min(end, Math.max(start, n));
-      let offset: number;
-      if (to === 'earliest') offset = start;
-      else if (to === 'latest') offset = end;
-      else if ('timestamp' in to) offset = byTime.get(partition) ?? end;
-      else if ('offset' in to) offset = clamp(to.offset);
-      else {
-        const current = committed.get(tpKey(topic, partition));
-        if (current === undefined) {
-          throw fromKafkaError(ErrorCode.INVALID_REQUEST, `Cannot shift the offset of ${topic}-${partition}: the group has no committed offset for it. Nothing was reset.`);
-        }
-        offset = clamp(current + to.shiftBy);
-      }
-      out.push({ topic, partition, offset });
+      known.set(tpKey(topic, partition), { logStart: start, logEnd: end, committed: committed.get(tpKey(topic, partition)) ?? null, atTime: byTime.get(partition) ?? -1 });
     }
   }
-  return out;
+  const refs = [...partitions].flatMap(([topic, ids]) => ids.map((partition) => ({ topic, partition })));
+  try {
+    return planReset(refs, spec, (p) => known.get(tpKey(p.topic, p.partition))!).plan;
+  } catch (err) {
+    if (err instanceof ConfigError) throw fromKafkaError(ErrorCode.INVALID_REQUEST, `${err.message}. Nothing was reset.`);
+    throw err;
+  }
 }
 
 /** ListOffsets for a time, one request per leader; partitions without a record that new are left out. */
