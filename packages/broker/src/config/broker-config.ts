@@ -61,6 +61,8 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'log.roll.hours', type: 'int', default: 168, doc: 'Max segment age before a roll, in hours.' },
   { name: 'log.roll.ms', type: 'long', default: null, doc: 'Max segment age before a roll (overrides hours).' },
   { name: 'log.segment.delete.delay.ms', type: 'long', default: 60000, doc: 'Delay before deleted segment files are removed.' },
+  { name: 'log.message.timestamp.type', type: 'string', default: 'CreateTime', doc: 'CreateTime keeps producers\' timestamps; LogAppendTime stamps batches with the leader\'s clock.', validate: oneOf('CreateTime', 'LogAppendTime') as never },
+  { name: 'log.message.timestamp.difference.max.ms', type: 'long', default: Number.MAX_SAFE_INTEGER, doc: 'CreateTime records further than this from the leader\'s clock are refused with INVALID_TIMESTAMP.', validate: atLeast(0) as never },
   { name: 'log.flush.offset.checkpoint.interval.ms', type: 'int', default: 60000, doc: 'How often recovery points are written.' },
   { name: 'log.cleanup.policy', type: 'list', default: ['delete'], doc: 'delete or compact.' },
   { name: 'producer.id.expiration.ms', type: 'int', default: 86400000, doc: 'An idempotent producer\'s state in a partition is dropped after this long without a write from it (Kafka 3.x; 2.4 used transactional.id.expiration.ms).', validate: atLeast(1) as never },
@@ -155,6 +157,8 @@ export interface BrokerConfig {
   logSegmentDeleteDelayMs: number;
   logFlushOffsetCheckpointIntervalMs: number;
   logCleanupPolicy: string[];
+  logMessageTimestampType: 'CreateTime' | 'LogAppendTime';
+  logMessageTimestampDifferenceMaxMs: number;
   producerIdExpirationMs: number;
   producerIdExpirationCheckIntervalMs: number;
   httpHost: string;
@@ -284,6 +288,8 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     logSegmentDeleteDelayMs: get('log.segment.delete.delay.ms'),
     logFlushOffsetCheckpointIntervalMs: get('log.flush.offset.checkpoint.interval.ms'),
     logCleanupPolicy: cleanup,
+    logMessageTimestampType: get('log.message.timestamp.type'),
+    logMessageTimestampDifferenceMaxMs: get('log.message.timestamp.difference.max.ms'),
     producerIdExpirationMs: get('producer.id.expiration.ms'),
     producerIdExpirationCheckIntervalMs: get('producer.id.expiration.check.interval.ms'),
     httpHost: get('http.host'),
