@@ -61,6 +61,13 @@ export class ProcessCluster {
     return Number(this.broker(id).opts.props?.['http.port'] ?? -1);
   }
 
+  /** A broker's HTTP admin API, for clusters started with `httpAdmin: true`. */
+  httpUrl(id: number): string {
+    const port = this.broker(id).opts.props?.['http.port'];
+    if (!port) throw new Error(`broker ${id} runs no HTTP admin server (start the cluster with httpAdmin: true)`);
+    return `http://127.0.0.1:${port}`;
+  }
+
   bootstrap(): string {
     return [...this.brokers.values()].map((b) => b.bootstrap).join(',');
   }

@@ -8,14 +8,17 @@ import { AdminError, errorBody, toAdminError } from './errors.js';
 import { LeaderConnections } from './leader-connections.js';
 import { brokerRoutes } from './routes/brokers.js';
 import { clusterRoutes } from './routes/cluster.js';
+import { consoleRoutes } from './routes/console.js';
 import { groupRoutes } from './routes/groups.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { registerOpenApi } from './routes/openapi.js';
+import { partitionHealthRoutes } from './routes/partition-health.js';
 import { partitionRoutes } from './routes/partitions.js';
 import { recordRoutes } from './routes/records.js';
 import { topicConfigRoutes } from './routes/topic-configs.js';
 import { topicRoutes } from './routes/topics.js';
+import { zookeeperRoutes } from './routes/zookeeper.js';
 
 export interface AdminAppOptions {
   /** The broker's logger; fastify logs through a child of it at warn level or above. Default: no logs. */
@@ -95,8 +98,11 @@ export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): 
     brokerRoutes(scope, ctx);
     topicConfigRoutes(scope, ctx);
     partitionRoutes(scope, ctx);
+    partitionHealthRoutes(scope, ctx);
+    zookeeperRoutes(scope, ctx);
     recordRoutes(scope, ctx);
     metricsRoutes(scope, ctx);
+    consoleRoutes(scope);
   });
   return app;
 }

@@ -12,7 +12,7 @@ export const ADMIN_ERRORS = {
   GREGOR_ERR_INVALID_REPLICATION_FACTOR: { status: 400, meaning: 'The replication factor is not positive, or larger than the number of live brokers.', kafka: ErrorCode.INVALID_REPLICATION_FACTOR },
   GREGOR_ERR_INVALID_REPLICA_ASSIGNMENT: { status: 400, meaning: 'A manual replica assignment is inconsistent (gaps, duplicates, unknown brokers, uneven replication factor).', kafka: ErrorCode.INVALID_REPLICA_ASSIGNMENT },
   GREGOR_ERR_INVALID_CONFIG: { status: 400, meaning: 'A topic configuration name is unknown or its value is invalid.', kafka: ErrorCode.INVALID_CONFIG },
-  GREGOR_ERR_INVALID_REQUEST: { status: 400, meaning: 'The request combines settings that exclude each other (for example partitions or replicationFactor together with assignments).', kafka: ErrorCode.INVALID_REQUEST },
+  GREGOR_ERR_INVALID_REQUEST: { status: 400, meaning: 'The request combines settings that exclude each other (for example partitions or replicationFactor together with assignments, or offset together with timestamp), or asks for something the state does not allow (shifting an offset that was never committed).', kafka: ErrorCode.INVALID_REQUEST },
   GREGOR_ERR_UNAUTHORIZED: { status: 401, meaning: 'A write (POST, PATCH, DELETE) without an `Authorization: Bearer <token>` header while an admin token is configured.' },
   GREGOR_ERR_FORBIDDEN: { status: 403, meaning: 'A write with a bearer token that is not the configured one.' },
   GREGOR_ERR_TOPIC_DELETION_DISABLED: { status: 403, meaning: 'Topic deletion is disabled on this cluster (`delete.topic.enable=false`).', kafka: ErrorCode.TOPIC_DELETION_DISABLED },

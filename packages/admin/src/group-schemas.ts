@@ -101,6 +101,8 @@ const resetTo = {
   oneOf: [
     { type: 'string', enum: ['earliest', 'latest'] },
     { type: 'object', required: ['timestamp'], additionalProperties: false, properties: { timestamp: { type: 'integer', minimum: 0 } } },
+    { type: 'object', required: ['offset'], additionalProperties: false, properties: { offset: { type: 'integer', minimum: 0 } } },
+    { type: 'object', required: ['shiftBy'], additionalProperties: false, properties: { shiftBy: { type: 'integer' } } },
   ],
 } as const;
 
@@ -114,15 +116,17 @@ export const resetOffsetsSchema = {
       to: resetTo,
       topics: { type: 'array', minItems: 1, maxItems: 1000, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 249 } },
       kind: { ...kind, description: 'Default: zookeeper when the group has a /consumers node, else coordinator.' },
+      dryRun: { type: 'boolean', description: 'Plan only: answer the offsets an execute would commit, and commit nothing (kafka-consumer-groups --dry-run).' },
     },
   },
   response: {
     200: {
       type: 'object',
-      required: ['group', 'kind', 'offsets'],
+      required: ['group', 'kind', 'dryRun', 'offsets'],
       properties: {
         group: { type: 'string' },
         kind,
+        dryRun: { type: 'boolean' },
         offsets: {
           type: 'array',
           items: {

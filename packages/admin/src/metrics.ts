@@ -12,6 +12,16 @@ const BATCH_HEADER_BYTES = 61;
 /** Lag of every partition of every consumer group (committed offset to log end). */
 export type GroupLagReader = () => Promise<{ group: string; topic: string; partition: number; lag: number }[]>;
 
+/** Counters since the broker started (Kafka's BytesInPerSec, BytesOutPerSec, MessagesInPerSec, ReplicationBytesOutPerSec totals). */
+export interface BrokerTrafficTotals {
+  brokerId: number;
+  timestampMs: number;
+  bytesIn: number;
+  bytesOut: number;
+  messagesIn: number;
+  replicationBytesOut: number;
+}
+
 /** Groups read per scrape at most: each costs ZooKeeper reads and ListOffsets. */
 export const MAX_LAG_GROUPS = 100;
 
@@ -203,6 +213,14 @@ export class BrokerMetrics {
   async scrape(): Promise<string> {
     this.attach();
     return this.registry.metrics();
+  }
+
+  /** This broker's traffic counters summed over topics (what GET /v1/metrics/traffic answers). */
+  async traffic(): Promise<BrokerTrafficTotals> {
+    this.attach();
+    const sum = async (c: Counter<'topic'>) => (await c.get()).values.reduce((acc, v) => acc + v.value, 0);
+    const [bytesIn, bytesOut, messagesIn, replicationBytesOut] = await Promise.all([sum(this.#bytesIn), sum(this.#bytesOut), sum(this.#messagesIn), sum(this.#replicationBytesOut)]);
+    return { brokerId: this.#server.brokerId, timestampMs: Date.now(), bytesIn, bytesOut, messagesIn, replicationBytesOut };
   }
 
   get contentType(): string {

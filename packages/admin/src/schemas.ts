@@ -156,7 +156,8 @@ export const clusterSchema = {
 
 export const listTopicsSchema = {
   params: noParams,
-  querystring: noQuery,
+  /** stats=true adds messages, sizeBytes and highWatermarkSum per topic (ListOffsets to every leader, DescribeLogDirs to every broker). */
+  querystring: { type: 'object', additionalProperties: false, properties: { stats: { type: 'string', enum: ['true', 'false'] } } },
   response: {
     200: {
       type: 'object',
@@ -167,7 +168,15 @@ export const listTopicsSchema = {
           items: {
             type: 'object',
             required: ['name', 'partitions', 'replicationFactor', 'internal'],
-            properties: { name: { type: 'string' }, partitions: int, replicationFactor: int, internal: { type: 'boolean' } },
+            properties: {
+              name: { type: 'string' },
+              partitions: int,
+              replicationFactor: int,
+              internal: { type: 'boolean' },
+              messages: nullableInt,
+              sizeBytes: nullableInt,
+              highWatermarkSum: nullableInt,
+            },
           },
         },
       },
@@ -178,7 +187,8 @@ export const listTopicsSchema = {
 
 export const describeTopicSchema = {
   params: topicParams,
-  querystring: noQuery,
+  /** peers=false: no request to the partitions' leaders' admin servers (replica states of partitions led elsewhere stay partial). */
+  querystring: { type: 'object', additionalProperties: false, properties: { peers: { type: 'string', enum: ['true', 'false'] } } },
   response: { 200: topicDescription, ...errors },
 } as const;
 

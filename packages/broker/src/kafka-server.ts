@@ -296,12 +296,27 @@ export class KafkaServer {
     return this.socketServer.boundPort(listenerName);
   }
 
+  /**
+   * Where the other brokers' admin servers reach this one's (`http.host`:`http.port`; a wildcard host
+   * is replaced by the inter-broker listener's advertised host). Null without an HTTP admin, or with an
+   * OS-chosen port (0), which is not known before the admin server starts.
+   */
+  adminUrl(): string | null {
+    const { httpHost, httpPort } = this.config;
+    if (httpPort <= 0) return null;
+    const wildcard = httpHost === '' || httpHost === '0.0.0.0' || httpHost === '::' || httpHost === '[::]';
+    const advertised = this.advertisedEndpoints().find((e) => e.listenerName === this.config.interBrokerListenerName) ?? this.advertisedEndpoints()[0];
+    const host = wildcard ? (advertised?.host ?? '127.0.0.1') : httpHost;
+    return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${httpPort}`;
+  }
+
   async #registerBroker(): Promise<void> {
     this.brokerEpoch = await this.zk.registerBroker({
       brokerId: this.config.brokerId,
       endpoints: this.advertisedEndpoints().map((e) => ({ listener: e.listenerName, host: e.host, port: e.port, securityProtocol: 'PLAINTEXT' })),
       jmxPort: -1,
       rack: this.config.rack,
+      adminUrl: this.adminUrl(),
     });
     this.log.info({ brokerEpoch: String(this.brokerEpoch) }, 'registered in ZooKeeper');
   }

@@ -64,6 +64,15 @@ describe('znode data (Kafka 2.4 JSON)', () => {
     expect(() => decodeBrokerRegistration(3, 'not json')).toThrow(/brokers\/ids\/3: not JSON/);
   });
 
+  it('broker registration carries gregor_admin_url only when the broker runs an HTTP admin', () => {
+    const base = { endpoints: [{ listener: 'PLAINTEXT', host: 'h', port: 1, securityProtocol: 'PLAINTEXT' }], jmxPort: -1, timestamp: 5, rack: null };
+    const bytes = encodeBrokerRegistration({ ...base, adminUrl: 'http://h:8780' });
+    expect(JSON.parse(bytes.toString()).gregor_admin_url).toBe('http://h:8780');
+    expect(decodeBrokerRegistration(1, bytes).adminUrl).toBe('http://h:8780');
+    expect(JSON.parse(encodeBrokerRegistration({ ...base, adminUrl: null }).toString())).not.toHaveProperty('gregor_admin_url');
+    expect(decodeBrokerRegistration(1, encodeBrokerRegistration(base))).not.toHaveProperty('adminUrl');
+  });
+
   it('topic assignment: writes v2, reads v1 and v2', () => {
     const assignment = new Map([
       [1, [2, 3, 1]],

@@ -85,6 +85,12 @@ export interface BrokerRegistration {
   /** Registration time, ms. */
   timestamp: number;
   rack: string | null;
+  /**
+   * gregor: the broker's HTTP admin API (`http://host:port`), so that one admin server can reach the
+   * others (as tools reach Kafka's JMX through `jmx_port`). Absent when the broker runs none.
+   * Kafka's own decoder ignores the unknown field.
+   */
+  adminUrl?: string | null;
 }
 
 const ENDPOINT = /^([A-Za-z0-9_.-]+):\/\/(\[[^\]]*\]|[^:]*):(\d+)$/;
@@ -99,6 +105,7 @@ export function encodeBrokerRegistration(broker: Omit<BrokerRegistration, 'broke
     endpoints: broker.endpoints.map((e) => `${e.listener}://${e.host}:${e.port}`),
   };
   if (broker.rack !== null) value.rack = broker.rack;
+  if (broker.adminUrl) value.gregor_admin_url = broker.adminUrl;
   Object.assign(value, {
     jmx_port: broker.jmxPort,
     host: plaintext ? plaintext.host : null,
@@ -138,6 +145,7 @@ export function decodeBrokerRegistration(brokerId: number, data: Buffer | string
     jmxPort: obj.jmx_port === undefined ? -1 : int(obj, 'jmx_port', what),
     timestamp: obj.timestamp === undefined ? 0 : timestamp(obj, 'timestamp', what),
     rack: typeof rack === 'string' ? rack : null,
+    ...(typeof obj.gregor_admin_url === 'string' ? { adminUrl: obj.gregor_admin_url } : {}),
   };
 }
 

@@ -127,6 +127,7 @@ describe('coordinator consumer groups', () => {
     expect(earliest.json()).toEqual({
       group: 'g-kjs',
       kind: 'coordinator',
+      dryRun: false,
       offsets: [0, 1].map((partition) => ({ topic: 'events', partition, previousOffset: 5, offset: 0 })),
     });
     expect(await committed()).toEqual([0, 0]);
@@ -143,6 +144,23 @@ describe('coordinator consumer groups', () => {
     const latest = await reset({ to: 'latest' });
     expect(latest.json()).toMatchObject({ offsets: [{ previousOffset: 0, offset: 10 }, { previousOffset: 0, offset: 10 }] });
     expect(await committed()).toEqual([10, 10]);
+  });
+
+  it('dry runs commit nothing; shiftBy and offset are clamped; shifting without a committed offset is refused', async () => {
+    expect(await committed()).toEqual([10, 10]);
+    const plan = await reset({ to: { shiftBy: -3 }, dryRun: true });
+    expect(plan.json()).toEqual({ group: 'g-kjs', kind: 'coordinator', dryRun: true, offsets: [0, 1].map((partition) => ({ topic: 'events', partition, previousOffset: 10, offset: 7 })) });
+    expect(await committed()).toEqual([10, 10]);
+    expect((await reset({ to: { shiftBy: -3 } })).json()).toMatchObject({ dryRun: false, offsets: [{ offset: 7 }, { offset: 7 }] });
+    expect(await committed()).toEqual([7, 7]);
+    expect((await reset({ to: { offset: 2 }, dryRun: true })).json()).toMatchObject({ offsets: [{ previousOffset: 7, offset: 2 }, { previousOffset: 7, offset: 2 }] });
+    expect((await reset({ to: { shiftBy: 50 } })).json()).toMatchObject({ offsets: [{ offset: 10 }, { offset: 10 }] });
+    expect(await committed()).toEqual([10, 10]);
+    // A topic the group never committed: nothing to shift from.
+    await admin.createTopics({ topics: [{ topic: 'fresh', numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
+    await waitFor(() => brokers[0]!.server.metadataCache.contains('fresh'), 15_000, 'fresh in the metadata');
+    const noBase = await reset({ to: { shiftBy: 1 }, topics: ['fresh'] });
+    expect([noBase.statusCode, noBase.json().error.code]).toEqual([400, 'GREGOR_ERR_INVALID_REQUEST']);
   });
 
   it('answers 404 GREGOR_ERR_UNKNOWN_GROUP for a group of neither kind', async () => {

@@ -78,6 +78,7 @@ describe('consumer group routes', () => {
     expect(res.json()).toEqual({
       group: 'billing',
       kind: 'zookeeper',
+      dryRun: false,
       offsets: [0, 1].map((partition) => ({ topic: 'orders', partition, previousOffset: Number(before[partition]), offset: 5 })),
     });
     expect(await Promise.all([0, 1].map((p) => broker.server.zk.getConsumerOffset('billing', 'orders', p)))).toEqual([5n, 5n]);
@@ -89,5 +90,27 @@ describe('consumer group routes', () => {
     expect(unknownGroup.statusCode).toBe(404);
     const bad = await app.inject({ method: 'POST', url: '/v1/groups/billing/offsets/reset', payload: { to: 'middle' } });
     expect(bad.json()).toMatchObject({ error: { code: 'GREGOR_ERR_VALIDATION' } });
+  });
+
+  it('a dry run plans without writing; offset and shiftBy are clamped into [log start, high watermark]', async () => {
+    const zkOffsets = () => Promise.all([0, 1].map((p) => broker.server.zk.getConsumerOffset('billing', 'orders', p)));
+    const reset = (payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/groups/billing/offsets/reset', payload });
+    expect(await zkOffsets()).toEqual([5n, 5n]);
+    const plan = await reset({ to: { shiftBy: -2 }, dryRun: true });
+    expect(plan.json()).toEqual({
+      group: 'billing',
+      kind: 'zookeeper',
+      dryRun: true,
+      offsets: [0, 1].map((partition) => ({ topic: 'orders', partition, previousOffset: 5, offset: 3 })),
+    });
+    expect(await zkOffsets()).toEqual([5n, 5n]);
+    expect((await reset({ to: { shiftBy: -2 } })).json()).toMatchObject({ dryRun: false, offsets: [{ offset: 3 }, { offset: 3 }] });
+    expect(await zkOffsets()).toEqual([3n, 3n]);
+    expect((await reset({ to: { shiftBy: -100 } })).json()).toMatchObject({ offsets: [{ previousOffset: 3, offset: 0 }, { previousOffset: 3, offset: 0 }] });
+    expect((await reset({ to: { offset: 4 } })).json()).toMatchObject({ offsets: [{ offset: 4 }, { offset: 4 }] });
+    expect((await reset({ to: { offset: 999 } })).json()).toMatchObject({ offsets: [{ previousOffset: 4, offset: 5 }, { previousOffset: 4, offset: 5 }] });
+    expect(await zkOffsets()).toEqual([5n, 5n]);
+    const both = await reset({ to: { offset: 1, shiftBy: 1 } });
+    expect(both.json()).toMatchObject({ error: { code: 'GREGOR_ERR_VALIDATION' } });
   });
 });

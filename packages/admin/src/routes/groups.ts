@@ -12,6 +12,7 @@ interface ResetBody {
   to: ResetTarget;
   topics?: string[];
   kind?: GroupKind;
+  dryRun?: boolean;
 }
 
 /**
@@ -49,7 +50,8 @@ export function groupRoutes(app: FastifyInstance, ctx: AdminContext): void {
 
   app.post<{ Params: { id: string }; Body: ResetBody }>('/v1/groups/:id/offsets/reset', { schema: resetOffsetsSchema }, async (request) => {
     const id = validGroupId(request.params.id);
-    return resetGroupOffsets(ctx, id, request.body.to, request.body.topics, request.body.kind);
+    const { to, topics, kind, dryRun } = request.body;
+    return resetGroupOffsets(ctx, id, to, topics, kind, dryRun ?? false);
   });
 }
 

@@ -2,13 +2,15 @@ import { fetchPartition, KafkaClient, listOffsets, Producer, type Acks } from '@
 import { ErrorCode } from '@gregor/common';
 import type { FastifyInstance } from 'fastify';
 import type { AdminContext } from '../admin-context.js';
-import { AdminError } from '../errors.js';
+import { AdminError, fromKafkaError } from '../errors.js';
 import { errors, int, numericParam } from '../ops-schemas.js';
 import { checkTopicName, unknownTopic } from '../topic-view.js';
 
 /** Debugging routes move a few records, never bulk data. */
 export const MAX_RECORDS = 100;
 const MAX_FETCH_BYTES = 256 * 1024;
+const DEFAULT_MAX_SCAN = 10_000;
+const MAX_ROUNDS = 1000;
 
 const params = {
   type: 'object',
@@ -66,19 +68,34 @@ const fetchSchema = {
     properties: {
       /** Default: the log start offset. */
       offset: numericParam,
+      /** Instead of offset: start at the first record whose timestamp is at or after this time (ms), as ListOffsets finds it. */
+      timestamp: { type: 'string', pattern: '^(0|[1-9][0-9]{0,15})$' },
       limit: { type: 'string', pattern: '^([1-9]|[1-9][0-9]|100)$' },
+      /** Only records whose key (UTF-8) is this string (keyMatch=exact, the default) or contains it. */
+      key: { type: 'string', maxLength: 10_000 },
+      keyMatch: { type: 'string', enum: ['exact', 'contains'] },
+      /** A key search looks at this many records at most (default 10000); nextOffset says where it stopped. */
+      maxScan: { type: 'string', pattern: '^([1-9][0-9]{0,4}|100000)$' },
+      /** utf8 (default): keys, values and header values as UTF-8 text; base64: their exact bytes. */
+      encoding: { type: 'string', enum: ['utf8', 'base64'] },
     },
   },
   response: {
     200: {
       type: 'object',
-      required: ['topic', 'partition', 'highWatermark', 'logStartOffset', 'records', 'nextOffset'],
+      required: ['topic', 'partition', 'highWatermark', 'logStartOffset', 'startOffset', 'records', 'nextOffset', 'scanned', 'encoding'],
       properties: {
         topic: { type: 'string' },
         partition: int,
         highWatermark: int,
         logStartOffset: int,
+        /** Where the read started (from offset, timestamp, or the log start). */
+        startOffset: int,
+        /** Where to continue: after the last record returned, or after the last one a key search looked at. */
         nextOffset: int,
+        /** Records looked at (more than returned when searching by key). */
+        scanned: int,
+        encoding: { type: 'string', enum: ['utf8', 'base64'] },
         records: {
           type: 'array',
           items: {
@@ -142,32 +159,83 @@ export function recordRoutes(app: FastifyInstance, { server }: AdminContext): vo
     return { topic: name, partition, baseOffset: sent[0]?.offset ?? -1, count: sent.length };
   });
 
-  app.get<{ Params: { name: string; partition: string }; Querystring: { offset?: string; limit?: string } }>(
-    '/v1/topics/:name/partitions/:partition/records',
-    { schema: fetchSchema },
-    async (request) => {
-      const { name } = request.params;
-      const partition = target(name, request.params.partition);
-      const limit = Number(request.query.limit ?? '10');
-      const { client: c } = kafka();
-      let offset = request.query.offset === undefined ? null : Number(request.query.offset);
-      if (offset === null) offset = (await listOffsets(c, name, [{ partition, timestamp: -2 }])).get(partition)?.offset ?? 0;
-      const result = await fetchPartition(c, { topic: name, partition, offset, maxWaitMs: 0, maxBytes: MAX_FETCH_BYTES, maxPartitionFetchBytes: MAX_FETCH_BYTES });
-      const records = result.records.slice(0, limit);
-      return {
-        topic: name,
-        partition,
-        highWatermark: result.highWatermark,
-        logStartOffset: result.logStartOffset,
-        nextOffset: records.length > 0 ? records[records.length - 1]!.offset + 1 : offset,
-        records: records.map((r) => ({
-          offset: r.offset,
-          timestamp: r.timestamp,
-          key: r.key?.toString('utf8') ?? null,
-          value: r.value?.toString('utf8') ?? null,
-          headers: Object.fromEntries(r.headers.map((h) => [h.key, h.value?.toString('utf8') ?? null])),
-        })),
-      };
-    },
-  );
+  app.get<{ Params: { name: string; partition: string }; Querystring: FetchQuery }>('/v1/topics/:name/partitions/:partition/records', { schema: fetchSchema }, async (request) => {
+    const { name } = request.params;
+    const partition = target(name, request.params.partition);
+    const q = request.query;
+    if (q.offset !== undefined && q.timestamp !== undefined) throw fromKafkaError(ErrorCode.INVALID_REQUEST, 'Give offset or timestamp, not both.');
+    const limit = Number(q.limit ?? '10');
+    const maxScan = q.key === undefined ? limit : Number(q.maxScan ?? DEFAULT_MAX_SCAN);
+    const encoding = q.encoding ?? 'utf8';
+    const { client: c } = kafka();
+    let start: number;
+    if (q.offset !== undefined) start = Number(q.offset);
+    else if (q.timestamp !== undefined) {
+      const found = (await listOffsets(c, name, [{ partition, timestamp: Number(q.timestamp) }])).get(partition)?.offset ?? -1;
+      // No record that new: start at the end, where the next one produced will be.
+      start = found >= 0 ? found : ((await listOffsets(c, name, [{ partition, timestamp: -1 }])).get(partition)?.offset ?? 0);
+    } else start = (await listOffsets(c, name, [{ partition, timestamp: -2 }])).get(partition)?.offset ?? 0;
+
+    const wanted = q.key === undefined ? null : Buffer.from(q.key, 'utf8');
+    const matches = (key: Buffer | null) => wanted === null || (key !== null && (q.keyMatch === 'contains' ? key.includes(wanted) : key.equals(wanted)));
+    const found: FetchedRecord[] = [];
+    let position = start;
+    let scanned = 0;
+    let highWatermark = -1;
+    let logStartOffset = -1;
+    // Bounded: every round moves the position forward or ends the read, and there are at most MAX_ROUNDS.
+    for (let round = 0; round < MAX_ROUNDS && found.length < limit && scanned < maxScan; round++) {
+      const result = await fetchPartition(c, { topic: name, partition, offset: position, maxWaitMs: 0, maxBytes: MAX_FETCH_BYTES, maxPartitionFetchBytes: MAX_FETCH_BYTES });
+      highWatermark = result.highWatermark;
+      logStartOffset = result.logStartOffset;
+      for (const r of result.records) {
+        if (found.length >= limit || scanned >= maxScan) break;
+        scanned++;
+        position = r.offset + 1;
+        if (matches(r.key)) found.push(r);
+      }
+      if (found.length >= limit || scanned >= maxScan) break;
+      // Every record of the round was looked at: go on after it (and after control batches).
+      const next = Math.max(position, result.nextOffset);
+      if (next === position && result.records.length === 0) break;
+      position = next;
+      if (position >= highWatermark) break;
+    }
+    const text = (b: Buffer | null) => (b === null ? null : encoding === 'base64' ? b.toString('base64') : b.toString('utf8'));
+    return {
+      topic: name,
+      partition,
+      highWatermark,
+      logStartOffset,
+      startOffset: start,
+      nextOffset: position,
+      scanned,
+      encoding,
+      records: found.map((r) => ({
+        offset: r.offset,
+        timestamp: r.timestamp,
+        key: text(r.key),
+        value: text(r.value),
+        headers: Object.fromEntries(r.headers.map((h) => [h.key, text(h.value)])),
+      })),
+    };
+  });
+}
+
+interface FetchQuery {
+  offset?: string;
+  timestamp?: string;
+  limit?: string;
+  key?: string;
+  keyMatch?: 'exact' | 'contains';
+  maxScan?: string;
+  encoding?: 'utf8' | 'base64';
+}
+
+interface FetchedRecord {
+  offset: number;
+  timestamp: number;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: { key: string; value: Buffer | null }[];
 }

@@ -1,6 +1,6 @@
 import { ConfigError, ErrorCode } from '@gregor/common';
 import { topicConfigNames, validateTopicConfig } from '@gregor/broker';
-import { AlterConfigOpType, ConfigResourceType } from '@gregor/protocol';
+import { AlterConfigOpType, ConfigResourceType, ConfigSource } from '@gregor/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AdminContext } from '../admin-context.js';
 import { fromKafkaError } from '../errors.js';
@@ -14,7 +14,55 @@ const configsBody = {
   properties: { name: { type: 'string' }, configs: stringMap },
 } as const;
 
-const getConfigsSchema = { params: topicParams, querystring: noQuery, response: { 200: configsBody, ...errors } } as const;
+const nullableString = { type: ['string', 'null'] } as const;
+const sourceName = { type: 'string', description: 'Kafka\'s ConfigEntry.ConfigSource: DYNAMIC_TOPIC_CONFIG, DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG, DEFAULT_CONFIG.' } as const;
+
+const describedConfigsBody = {
+  type: 'object',
+  required: ['name', 'configs'],
+  properties: {
+    name: { type: 'string' },
+    configs: stringMap,
+    /** With ?all=true: every topic config with its effective value and where it comes from (DescribeConfigs with synonyms). */
+    entries: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'value', 'source', 'readOnly', 'sensitive', 'synonyms', 'documentation'],
+        properties: {
+          name: { type: 'string' },
+          value: nullableString,
+          source: sourceName,
+          readOnly: { type: 'boolean' },
+          sensitive: { type: 'boolean' },
+          synonyms: {
+            type: 'array',
+            items: { type: 'object', required: ['name', 'value', 'source'], properties: { name: { type: 'string' }, value: nullableString, source: sourceName } },
+          },
+          documentation: nullableString,
+        },
+      },
+    },
+  },
+} as const;
+
+const getConfigsSchema = {
+  params: topicParams,
+  querystring: { type: 'object', additionalProperties: false, properties: { all: { type: 'string', enum: ['true', 'false'] } } },
+  response: { 200: describedConfigsBody, ...errors },
+} as const;
+
+/** Kafka's Java names of DescribeConfigs' config_source values (kafka-configs --describe prints them). */
+const SOURCE_NAMES: Record<number, string> = {
+  [ConfigSource.UNKNOWN]: 'UNKNOWN',
+  [ConfigSource.TOPIC_CONFIG]: 'DYNAMIC_TOPIC_CONFIG',
+  [ConfigSource.DYNAMIC_BROKER_CONFIG]: 'DYNAMIC_BROKER_CONFIG',
+  [ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG]: 'DYNAMIC_DEFAULT_BROKER_CONFIG',
+  [ConfigSource.STATIC_BROKER_CONFIG]: 'STATIC_BROKER_CONFIG',
+  [ConfigSource.DEFAULT_CONFIG]: 'DEFAULT_CONFIG',
+  [ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG]: 'DYNAMIC_BROKER_LOGGER_CONFIG',
+};
+const sourceNameOf = (source: number) => SOURCE_NAMES[source] ?? 'UNKNOWN';
 
 export interface AlterConfigsBody {
   set?: Record<string, string>;
@@ -37,17 +85,35 @@ const alterConfigsSchema = {
 } as const;
 
 /**
- * GET /v1/topics/:name/configs (the topic's overrides) and PATCH (set and delete overrides): Kafka's
+ * GET /v1/topics/:name/configs (the topic's overrides; with ?all=true every config with its source, as
+ * DescribeConfigs answers it) and PATCH (set and delete overrides): Kafka's
  * IncrementalAlterConfigs SET/DELETE through the broker's own code path (the one the Kafka API uses),
  * which writes /config/topics/<name>, announces it with a /config/changes/config_change_ sequence
  * node and applies it at once on this broker.
  */
 export function topicConfigRoutes(app: FastifyInstance, { server }: AdminContext): void {
-  app.get<{ Params: { name: string } }>('/v1/topics/:name/configs', { schema: getConfigsSchema }, async (request) => {
+  app.get<{ Params: { name: string }; Querystring: { all?: 'true' | 'false' } }>('/v1/topics/:name/configs', { schema: getConfigsSchema }, async (request) => {
     const { name } = request.params;
     checkTopicName(name);
     if (!(await server.zk.getTopicAssignment(name))) throw unknownTopic(name);
-    return { name, configs: await server.zk.getTopicConfig(name) };
+    const configs = await server.zk.getTopicConfig(name);
+    if (request.query.all !== 'true') return { name, configs };
+    const [described] = await server.configAdmin.describeConfigs({
+      resources: [{ resourceType: ConfigResourceType.TOPIC, resourceName: name, configurationKeys: null }],
+      includeSynonyms: true,
+      includeDocumentation: true,
+    });
+    if (described!.errorCode !== ErrorCode.NONE) throw fromKafkaError(described!.errorCode, described!.errorMessage ?? 'describe configs failed');
+    const entries = described!.configs.map((c) => ({
+      name: c.name,
+      value: c.value,
+      source: sourceNameOf(c.configSource),
+      readOnly: c.readOnly,
+      sensitive: c.isSensitive,
+      synonyms: (c.synonyms ?? []).map((syn) => ({ name: syn.name, value: syn.value, source: sourceNameOf(syn.source) })),
+      documentation: c.documentation,
+    }));
+    return { name, configs, entries };
   });
 
   app.patch<{ Params: { name: string }; Body: AlterConfigsBody }>('/v1/topics/:name/configs', { schema: alterConfigsSchema }, async (request) => {

@@ -11,6 +11,8 @@ import {
   type CreatePartitionsBody,
   type CreateTopicBody,
 } from '../schemas.js';
+import { withLeaderReplicaStates } from '../leader-replica-states.js';
+import { topicStats } from '../topic-stats.js';
 import { checkTopicName, describeTopic, listTopics } from '../topic-view.js';
 
 interface TopicParams {
@@ -29,9 +31,17 @@ function failure(result: { errorCode: number; errorMessage: string | null }) {
 export function topicRoutes(app: FastifyInstance, ctx: AdminContext): void {
   const { server, leaders, writeTimeoutMs } = ctx;
 
-  app.get('/v1/topics', { schema: listTopicsSchema }, async () => ({ topics: listTopics(server) }));
+  app.get<{ Querystring: { stats?: 'true' | 'false' } }>('/v1/topics', { schema: listTopicsSchema }, async (request) => {
+    const topics = listTopics(server);
+    if (request.query.stats !== 'true') return { topics };
+    const stats = await topicStats(ctx);
+    return { topics: topics.map((t) => ({ ...t, ...(stats.get(t.name) ?? { messages: null, sizeBytes: null, highWatermarkSum: null }) })) };
+  });
 
-  app.get<{ Params: TopicParams }>('/v1/topics/:name', { schema: describeTopicSchema }, async (request) => describeTopic(server, leaders, request.params.name));
+  app.get<{ Params: TopicParams; Querystring: { peers?: 'true' | 'false' } }>('/v1/topics/:name', { schema: describeTopicSchema }, async (request) => {
+    const described = await describeTopic(server, leaders, request.params.name);
+    return request.query.peers === 'false' ? described : withLeaderReplicaStates(ctx, described, request.headers.authorization);
+  });
 
   app.post<{ Body: CreateTopicBody }>('/v1/topics', { schema: createTopicSchema }, async (request, reply) => {
     const startedAt = Date.now();
