@@ -58,3 +58,4 @@ export * from './apis/create-acls/index.js';
 export * from './apis/delete-acls/index.js';
 export * from './apis/acl-fields.js';
 export { flattenPartitionStates, groupPartitionStates, type TopicGroup } from './apis/topic-grouping.js';
+export * from './sasl/index.js';
