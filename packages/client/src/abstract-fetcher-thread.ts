@@ -1,6 +1,7 @@
 import { ErrorCode, backoffMs, errorName, sleep, silentLogger, type Logger } from '@gregor/common';
 import { Fetch, type FetchablePartitionResponse } from '@gregor/protocol';
 import { Connection } from './connection.js';
+import type { ClientSecurity } from './security/client-security.js';
 
 export interface FetcherSource {
   brokerId: number;
@@ -22,6 +23,8 @@ export interface FetcherOptions {
   /** Backoff after a failed fetch or when nothing is assigned. */
   backoffMs: number;
   requestTimeoutMs: number;
+  /** TLS/SASL of the connection to the source broker (followers: the inter-broker listener's). */
+  security?: ClientSecurity;
   logger?: Logger;
 }
 
@@ -123,6 +126,7 @@ export abstract class AbstractFetcherThread {
       clientId: this.opts.clientId,
       requestTimeoutMs: this.opts.requestTimeoutMs,
       connectTimeoutMs: Math.min(this.opts.requestTimeoutMs, 10_000),
+      ...(this.opts.security ? { security: this.opts.security } : {}),
       logger: this.log,
     });
     this.#connection = c;
