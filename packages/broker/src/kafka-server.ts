@@ -259,7 +259,7 @@ export class KafkaServer {
   async #registerBroker(): Promise<void> {
     this.brokerEpoch = await this.zk.registerBroker({
       brokerId: this.config.brokerId,
-      endpoints: this.advertisedEndpoints().map((e) => ({ listener: e.listenerName, host: e.host, port: e.port, securityProtocol: 'PLAINTEXT' })),
+      endpoints: this.advertisedEndpoints().map((e) => ({ listener: e.listenerName, host: e.host, port: e.port, securityProtocol: e.securityProtocol })),
       jmxPort: -1,
       rack: this.config.rack,
     });

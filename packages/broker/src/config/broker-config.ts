@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '@gregor/common';
 import { atLeast, between, oneOf, parseValue, type ConfigKey, type ConfigValue } from './config-def.js';
 import { parseProperties } from './properties.js';
+import { buildSecurityConfig, isListenerScopedSetting, parseProtocolMap, type BrokerSecurityConfig } from './security-config.js';
+import type { SecurityProtocol, SslStoreSettings } from '@gregor/client';
 
 const HOUR = 3_600_000;
 
@@ -14,8 +16,33 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'broker.id', type: 'int', doc: 'Unique id of this broker.', validate: atLeast(0) as never },
   { name: 'listeners', type: 'list', default: ['PLAINTEXT://:9092'], doc: 'Listeners to bind, NAME://host:port.' },
   { name: 'advertised.listeners', type: 'list', default: null, doc: 'Listeners published in ZooKeeper for clients; defaults to listeners.' },
-  { name: 'listener.security.protocol.map', type: 'list', default: ['PLAINTEXT:PLAINTEXT'], doc: 'Listener name to security protocol (only PLAINTEXT is supported).' },
-  { name: 'inter.broker.listener.name', type: 'string', default: null, doc: 'Listener that brokers and the controller use to talk to each other; default: the first one.' },
+  {
+    name: 'listener.security.protocol.map',
+    type: 'list',
+    default: ['PLAINTEXT:PLAINTEXT', 'SSL:SSL', 'SASL_PLAINTEXT:SASL_PLAINTEXT', 'SASL_SSL:SASL_SSL'],
+    doc: 'Listener name to security protocol (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL); a listener missing here stops the broker.',
+  },
+  { name: 'inter.broker.listener.name', type: 'string', default: null, doc: 'Listener that brokers and the controller use to talk to each other; default: the first one. Without an authorizer only this listener accepts LeaderAndIsr, StopReplica, UpdateMetadata, ControlledShutdown and replica fetches.' },
+  { name: 'security.inter.broker.protocol', type: 'string', default: null, doc: 'Older way to name the inter-broker listener: the listener whose name is this protocol (not together with inter.broker.listener.name).' },
+  { name: 'ssl.keystore.type', type: 'string', default: 'PEM', doc: 'PEM (a file with the private key and certificate chain) or PKCS12; JKS is not supported. Also per listener as listener.name.<l>.ssl.*.' },
+  { name: 'ssl.keystore.location', type: 'string', default: null, doc: 'Keystore file of SSL/SASL_SSL listeners (PEM: key and certificate chain in one file).' },
+  { name: 'ssl.keystore.password', type: 'password', default: null, doc: 'Password of a PKCS12 keystore.' },
+  { name: 'ssl.key.password', type: 'password', default: null, doc: 'Password of an encrypted PEM private key.' },
+  { name: 'ssl.keystore.certificate.chain', type: 'password', default: null, doc: 'The certificate chain as PEM text (instead of ssl.keystore.location).' },
+  { name: 'ssl.keystore.key', type: 'password', default: null, doc: 'The private key as PEM text (instead of ssl.keystore.location).' },
+  { name: 'ssl.truststore.type', type: 'string', default: 'PEM', doc: 'PEM.' },
+  { name: 'ssl.truststore.location', type: 'string', default: null, doc: 'PEM file of the CA certificates trusted for client certificates and for other brokers.' },
+  { name: 'ssl.truststore.certificates', type: 'password', default: null, doc: 'The trusted certificates as PEM text (instead of ssl.truststore.location).' },
+  { name: 'ssl.client.auth', type: 'string', default: 'none', doc: 'none, requested or required: whether SSL listeners ask clients for certificates (the principal is then User:<subject DN>).', validate: oneOf('none', 'requested', 'required') as never },
+  { name: 'ssl.endpoint.identification.algorithm', type: 'string', default: 'https', doc: 'https: check the host name in other brokers\' certificates; empty: do not.' },
+  { name: 'ssl.enabled.protocols', type: 'list', default: ['TLSv1.2', 'TLSv1.3'], doc: 'TLS versions SSL listeners accept.' },
+  { name: 'sasl.enabled.mechanisms', type: 'list', default: ['SCRAM-SHA-256', 'SCRAM-SHA-512'], doc: 'SASL mechanisms of SASL_* listeners: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 (GSSAPI and OAUTHBEARER are not supported). Per listener: listener.name.<l>.sasl.enabled.mechanisms.' },
+  { name: 'sasl.mechanism.inter.broker.protocol', type: 'string', default: null, doc: 'Mechanism brokers use on a SASL inter-broker listener; default: its first enabled mechanism.' },
+  { name: 'sasl.jaas.config', type: 'password', default: null, doc: 'JAAS entry used when no listener.name.<l>.<mechanism>.sasl.jaas.config is set: PlainLoginModule user_<name>="<password>" entries are the PLAIN users; username/password are this broker\'s own inter-broker credentials.' },
+  { name: 'connection.failed.authentication.delay.ms', type: 'int', default: 100, doc: 'Delay before a connection that failed authentication is closed.', validate: atLeast(0) as never },
+  { name: 'authorizer.class.name', type: 'string', default: '', doc: 'kafka.security.authorizer.AclAuthorizer turns on ACLs (ZooKeeper /kafka-acl); empty = no authorizer.' },
+  { name: 'super.users', type: 'string', default: null, doc: 'Principals allowed everything by the authorizer, separated by ";" (User:admin;User:broker).' },
+  { name: 'allow.everyone.if.no.acl.found', type: 'boolean', default: false, doc: 'With an authorizer: allow access to resources that have no ACL at all.' },
   { name: 'log.dirs', type: 'list', default: null, doc: 'Directories holding partition logs.' },
   { name: 'log.dir', type: 'string', default: '/tmp/kafka-logs', doc: 'Log directory used when log.dirs is not set.' },
   { name: 'zookeeper.connect', type: 'string', doc: 'ZooKeeper connect string host:port[,host:port...][/chroot].' },
@@ -65,7 +92,12 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'log.cleanup.policy', type: 'list', default: ['delete'], doc: 'delete or compact.' },
   { name: 'http.host', type: 'string', default: '127.0.0.1', doc: 'gregor: address of the HTTP admin server.' },
   { name: 'http.port', type: 'int', default: 8780, doc: 'gregor: port of the HTTP admin server (8780, off 8081, which Schema Registry uses); -1 disables it.', validate: between(-1, 65535) as never },
-  { name: 'http.auth.token', type: 'password', default: null, doc: 'gregor: bearer token required by every HTTP admin write (POST/PATCH/DELETE); unset = writes are open.' },
+  { name: 'http.auth.token', type: 'password', default: null, doc: 'gregor: bearer token required by every HTTP admin write (POST/PATCH/DELETE), by record reads and by user listings; unset = open, allowed only while http.host is a loopback address.' },
+  { name: 'http.allowed.hosts', type: 'list', default: null, doc: 'gregor: Host header values the HTTP admin answers (DNS-rebinding guard); default: localhost, loopback addresses, http.host, the advertised hosts and this machine\'s name; * = any.' },
+  { name: 'http.ssl.keystore.location', type: 'string', default: null, doc: 'gregor: serve the HTTP admin over HTTPS with this keystore (PEM key and certificate chain).' },
+  { name: 'http.ssl.keystore.type', type: 'string', default: 'PEM', doc: 'gregor: PEM or PKCS12.' },
+  { name: 'http.ssl.keystore.password', type: 'password', default: null, doc: 'gregor: password of a PKCS12 HTTPS keystore.' },
+  { name: 'http.ssl.key.password', type: 'password', default: null, doc: 'gregor: password of an encrypted PEM key of the HTTPS keystore.' },
   // Accepted for compatibility with Kafka's stock server.properties; no effect in gregor.
   ...[
     'num.network.threads', 'num.io.threads', 'socket.send.buffer.bytes', 'socket.receive.buffer.bytes',
@@ -102,6 +134,8 @@ export interface Endpoint {
   listenerName: string;
   host: string;
   port: number;
+  /** From listener.security.protocol.map (parseEndpoint alone leaves PLAINTEXT). */
+  securityProtocol: SecurityProtocol;
 }
 
 /** The validated, typed broker configuration. */
@@ -156,6 +190,12 @@ export interface BrokerConfig {
   httpHost: string;
   httpPort: number;
   httpAuthToken: string | null;
+  /** Host header values the HTTP admin answers; null = the defaults (loopback names, http.host, advertised hosts, hostname). */
+  httpAllowedHosts: string[] | null;
+  /** HTTPS for the HTTP admin; null = plain HTTP. */
+  httpSsl: SslStoreSettings | null;
+  /** Listener protocols, TLS and SASL settings, the authorizer. */
+  security: BrokerSecurityConfig;
   /** Every setting as given (strings), for describe-configs and logs. */
   originals: Record<string, string>;
   /**
@@ -171,7 +211,7 @@ export function parseEndpoint(s: string): Endpoint {
   if (!m) throw new ConfigError(`Invalid listener "${s}": expected NAME://host:port`);
   const port = Number(m[3]);
   if (port > 65535) throw new ConfigError(`Invalid listener "${s}": port out of range`);
-  return { listenerName: m[1]!.toUpperCase(), host: m[2]!.replace(/^\[|\]$/g, ''), port };
+  return { listenerName: m[1]!.toUpperCase(), host: m[2]!.replace(/^\[|\]$/g, ''), port, securityProtocol: 'PLAINTEXT' };
 }
 
 /**
@@ -182,7 +222,7 @@ export function parseEndpoint(s: string): Endpoint {
 export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConfig {
   const raw = new Map<string, string>();
   for (const src of sources) for (const [k, v] of src) raw.set(k, v);
-  const unknownSettings = [...raw.keys()].filter((k) => !BY_NAME.has(k)).map((name) => ({ name, suggestion: closestName(name, [...BY_NAME.keys()]) }));
+  const unknownSettings = [...raw.keys()].filter((k) => !BY_NAME.has(k) && !isListenerScopedSetting(k)).map((name) => ({ name, suggestion: closestName(name, [...BY_NAME.keys()]) }));
 
   const values = new Map<string, ConfigValue>();
   for (const key of KEYS) {
@@ -212,12 +252,24 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     // Kafka advertises the canonical host name for an empty host; on one machine 127.0.0.1 is what clients reach.
     if (a.host === '' || a.host === '0.0.0.0') a.host = '127.0.0.1';
   }
-  const interBroker = get<string | null>('inter.broker.listener.name')?.toUpperCase() ?? listeners[0]!.listenerName;
+  const protocolMap = parseProtocolMap(get<string[]>('listener.security.protocol.map'));
+  const interBrokerName = get<string | null>('inter.broker.listener.name');
+  const interBrokerProtocol = get<string | null>('security.inter.broker.protocol');
+  if (interBrokerName && interBrokerProtocol) throw new ConfigError('Only one of inter.broker.listener.name and security.inter.broker.protocol should be set.');
+  const interBroker = (interBrokerName ?? interBrokerProtocol)?.toUpperCase() ?? listeners[0]!.listenerName;
   if (!names.has(interBroker)) throw new ConfigError(`inter.broker.listener.name ${interBroker} is not in listeners`);
-  for (const entry of get<string[]>('listener.security.protocol.map')) {
-    const [, protocol] = entry.split(':');
-    if (protocol !== 'PLAINTEXT') throw new ConfigError(`listener.security.protocol.map: only PLAINTEXT is supported, got "${entry}"`);
+  if (!advertised.some((a) => a.listenerName === interBroker)) {
+    throw new ConfigError(`inter.broker.listener.name must be a listener name defined in advertised.listeners. The valid options based on currently configured listeners are ${advertised.map((a) => a.listenerName).join(',')}`);
   }
+  const security = buildSecurityConfig(raw, raw.get('listeners') ?? listeners.map((l) => `${l.listenerName}://${l.host}:${l.port}`).join(','), [...names], interBroker, protocolMap);
+  for (const e of [...listeners, ...advertised]) e.securityProtocol = security.listeners.get(e.listenerName)!.protocol;
+
+  const httpHost = get<string>('http.host');
+  const httpAuthToken = get<string | null>('http.auth.token') || null;
+  if (get<number>('http.port') !== -1 && !httpAuthToken && !isLoopbackHost(httpHost)) {
+    throw new ConfigError(`http.host ${httpHost} exposes the HTTP admin API beyond this machine without a token: set http.auth.token (compose: GREGOR_HTTP_TOKEN), or bind http.host to 127.0.0.1, or disable it with http.port=-1`);
+  }
+  const httpKeystore = get<string | null>('http.ssl.keystore.location');
 
   const logDirs = get<string[] | null>('log.dirs') ?? [get<string>('log.dir')];
   if (logDirs.length === 0) throw new ConfigError('log.dirs must name at least one directory');
@@ -280,9 +332,19 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     logSegmentDeleteDelayMs: get('log.segment.delete.delay.ms'),
     logFlushOffsetCheckpointIntervalMs: get('log.flush.offset.checkpoint.interval.ms'),
     logCleanupPolicy: cleanup,
-    httpHost: get('http.host'),
+    httpHost,
     httpPort: get('http.port'),
-    httpAuthToken: get<string | null>('http.auth.token') || null,
+    httpAuthToken,
+    httpAllowedHosts: get<string[] | null>('http.allowed.hosts'),
+    httpSsl: httpKeystore
+      ? {
+          keystoreType: get<string>('http.ssl.keystore.type'),
+          keystoreLocation: httpKeystore,
+          keystorePassword: get<string | null>('http.ssl.keystore.password'),
+          keyPassword: get<string | null>('http.ssl.key.password'),
+        }
+      : null,
+    security,
     originals: Object.fromEntries(raw),
     unknownSettings,
   };
@@ -363,4 +425,9 @@ export function propertiesFromOverrides(overrides: string[]): Map<string, string
     out.set(o.slice(0, i).trim(), o.slice(i + 1));
   }
   return out;
+}
+
+/** 127.0.0.0/8, ::1 and localhost: an HTTP admin bound there is reachable from this machine only. */
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
