@@ -3,6 +3,9 @@ import { LeaderAndIsr, StopReplica, UpdateMetadata } from '@gregor/protocol';
 import type { ControllerChannelManager } from './controller-channel-manager.js';
 import { tpKey, type ControllerContext, type TopicPartition } from './controller-context.js';
 
+/** Kafka's SecurityProtocol ids, as UpdateMetadata endpoints carry them. */
+const SECURITY_PROTOCOL_ID: Record<string, number> = { PLAINTEXT: 0, SSL: 1, SASL_PLAINTEXT: 2, SASL_SSL: 3 };
+
 /** Leader -2 in UpdateMetadata tells brokers the partition is being deleted. */
 export const LEADER_DURING_DELETE = -2;
 
@@ -91,7 +94,7 @@ export class ControllerRequestBatch {
     return [...this.#ctx.liveBrokers.values()].map((b) => ({
       id: b.id,
       rack: b.rack,
-      endpoints: b.endpoints.map((e) => ({ port: e.port, host: e.host, listener: e.listenerName, securityProtocol: 0 })),
+      endpoints: b.endpoints.map((e) => ({ port: e.port, host: e.host, listener: e.listenerName, securityProtocol: SECURITY_PROTOCOL_ID[e.securityProtocol] ?? 0 })),
     }));
   }
 

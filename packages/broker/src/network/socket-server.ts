@@ -1,17 +1,38 @@
 import net from 'node:net';
+import tls from 'node:tls';
 import type { Logger } from '@gregor/common';
 import { FrameReader, FrameSizeError } from '@gregor/protocol';
+import type { SecurityProtocol } from '@gregor/client';
+import { ANONYMOUS_PRINCIPAL, sslPrincipal } from '../security/principal.js';
+import type { AuthStep } from '../security/sasl-server-authenticator.js';
+
+/** Reads a connection's frames until the client is authenticated (one SaslServerAuthenticator per connection). */
+export interface ConnectionAuthenticator {
+  handle(frame: Buffer): Promise<AuthStep>;
+}
 
 export interface ListenerSpec {
   listenerName: string;
   host: string;
   port: number;
+  /** Default PLAINTEXT. */
+  securityProtocol?: SecurityProtocol;
+  /** Server TLS options of SSL and SASL_SSL listeners. */
+  tls?: tls.TlsOptions;
+  /** SASL_* listeners: a new authenticator for each connection. */
+  authenticator?: (conn: ConnectionInfo) => ConnectionAuthenticator;
 }
 
 export interface ConnectionInfo {
   readonly id: number;
   readonly listenerName: string;
+  /** `ip:port` of the client. */
   readonly remoteAddress: string;
+  /** The client's IP address alone (ACL hosts match it). */
+  readonly clientHost: string;
+  readonly securityProtocol: SecurityProtocol;
+  /** `User:ANONYMOUS` on PLAINTEXT, `User:<subject DN>` with a client certificate, `User:<name>` after SASL. */
+  principal: string;
 }
 
 /**
@@ -28,7 +49,12 @@ export interface SocketServerOptions {
   logger: Logger;
   /** Pause reading from a connection with this many responses outstanding (back-pressure). */
   maxInFlightPerConnection?: number;
+  /** connection.failed.authentication.delay.ms: a failed authentication is answered, then the connection closed this much later. Default 100. */
+  failedAuthenticationDelayMs?: number;
 }
+
+/** Kafka's SaslServerAuthenticator.MAX_RECEIVE_SIZE: the largest frame read before authentication. */
+const MAX_AUTH_FRAME_BYTES = 524_288;
 
 /**
  * Kafka's SocketServer: accepts connections on every listener, splits each byte stream into
@@ -49,7 +75,14 @@ export class SocketServer {
 
   async start(): Promise<void> {
     for (const l of this.#opts.listeners) {
-      const server = net.createServer({ noDelay: true }, (socket) => this.#accept(socket, l.listenerName));
+      const server = l.tls
+        ? tls.createServer(l.tls, (socket) => this.#acceptTls(socket, l))
+        : net.createServer({ noDelay: true }, (socket) => this.#accept(socket, l, ANONYMOUS_PRINCIPAL));
+      if (l.tls) {
+        server.on('tlsClientError', (err, socket) =>
+          this.#opts.logger.info({ listener: l.listenerName, conn: `${socket.remoteAddress}:${socket.remotePort}`, reason: err.message }, 'TLS handshake failed'),
+        );
+      }
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen({ host: l.host === '' ? '0.0.0.0' : l.host, port: l.port }, () => {
@@ -73,13 +106,32 @@ export class SocketServer {
     return this.#connections.size;
   }
 
-  #accept(socket: net.Socket, listenerName: string): void {
+  /** A TLS connection: the principal comes from a verified client certificate; an unverified one is refused. */
+  #acceptTls(socket: tls.TLSSocket, l: ListenerSpec): void {
+    socket.setNoDelay(true);
+    const cert = socket.getPeerX509Certificate();
+    if (cert && !socket.authorized) {
+      this.#opts.logger.info({ listener: l.listenerName, conn: `${socket.remoteAddress}:${socket.remotePort}`, reason: String(socket.authorizationError) }, 'closing connection: client certificate not trusted');
+      socket.destroy();
+      return;
+    }
+    this.#accept(socket, l, cert ? sslPrincipal(cert) : ANONYMOUS_PRINCIPAL);
+  }
+
+  #accept(socket: net.Socket, l: ListenerSpec, principal: string): void {
     if (this.#stopping) {
       socket.destroy();
       return;
     }
-    const info: ConnectionInfo = { id: ++this.#nextId, listenerName, remoteAddress: `${socket.remoteAddress}:${socket.remotePort}` };
-    const channel = new RequestChannel(socket, info, this.#opts, () => this.#connections.delete(channel));
+    const info: ConnectionInfo = {
+      id: ++this.#nextId,
+      listenerName: l.listenerName,
+      remoteAddress: `${socket.remoteAddress}:${socket.remotePort}`,
+      clientHost: normalizeAddress(socket.remoteAddress ?? ''),
+      securityProtocol: l.securityProtocol ?? 'PLAINTEXT',
+      principal,
+    };
+    const channel = new RequestChannel(socket, info, this.#opts, l.authenticator?.(info) ?? null, () => this.#connections.delete(channel));
     this.#connections.add(channel);
   }
 
@@ -101,20 +153,27 @@ class RequestChannel {
   readonly #frames: FrameReader;
   readonly #pending: { done: boolean; response: Buffer[] | null }[] = [];
   readonly #maxInFlight: number;
+  /** Until the SASL exchange completes: frames are handled one at a time by the authenticator. */
+  #authenticator: ConnectionAuthenticator | null;
+  readonly #authQueue: Buffer[] = [];
+  #authBusy = false;
+  #closeTimer: NodeJS.Timeout | undefined;
   #closed = false;
   #paused = false;
 
-  constructor(socket: net.Socket, info: ConnectionInfo, opts: SocketServerOptions, onClose: () => void) {
+  constructor(socket: net.Socket, info: ConnectionInfo, opts: SocketServerOptions, authenticator: ConnectionAuthenticator | null, onClose: () => void) {
     this.#socket = socket;
     this.#info = info;
     this.#opts = opts;
+    this.#authenticator = authenticator;
     this.#maxInFlight = opts.maxInFlightPerConnection ?? 64;
-    this.#frames = new FrameReader({ maxFrameBytes: opts.maxRequestBytes });
+    this.#frames = new FrameReader({ maxFrameBytes: authenticator ? Math.min(MAX_AUTH_FRAME_BYTES, opts.maxRequestBytes) : opts.maxRequestBytes });
     socket.on('data', (chunk) => this.#onData(chunk));
     socket.on('drain', () => this.#maybeResume());
     socket.on('error', (err) => opts.logger.debug({ err: err.message, conn: info.remoteAddress }, 'connection error'));
     socket.on('close', () => {
       this.#closed = true;
+      clearTimeout(this.#closeTimer);
       onClose();
     });
   }
@@ -131,7 +190,43 @@ class RequestChannel {
     }
     for (const frame of frames) {
       if (this.#closed) return;
-      this.#dispatch(frame);
+      if (this.#authenticator) {
+        // Frames may share a chunk with the last SASL token: copy them, the chunk is not ours to keep.
+        this.#authQueue.push(Buffer.from(frame));
+        void this.#authenticate();
+      } else {
+        this.#dispatch(frame);
+      }
+    }
+  }
+
+  /** Feeds queued frames to the authenticator one at a time; after success the rest go to the request handler. */
+  async #authenticate(): Promise<void> {
+    if (this.#authBusy) return;
+    this.#authBusy = true;
+    try {
+      while (this.#authenticator && this.#authQueue.length > 0 && !this.#closed) {
+        const step = await this.#authenticator.handle(this.#authQueue.shift()!);
+        if (this.#closed) return;
+        if (step.response) for (const part of step.response) this.#socket.write(part);
+        if (step.state === 'failed') {
+          this.#opts.logger.info({ conn: this.#info.remoteAddress, listener: this.#info.listenerName, reason: step.reason }, 'authentication failed');
+          this.#authQueue.length = 0;
+          this.#socket.pause();
+          // Kafka answers, then closes after connection.failed.authentication.delay.ms.
+          this.#closeTimer = setTimeout(() => this.close(), this.#opts.failedAuthenticationDelayMs ?? 100);
+          return;
+        }
+        if (step.state === 'complete') {
+          this.#info.principal = step.principal!;
+          this.#authenticator = null;
+          this.#frames.setMaxFrameBytes(this.#opts.maxRequestBytes);
+          this.#opts.logger.debug({ conn: this.#info.remoteAddress, listener: this.#info.listenerName, principal: step.principal }, 'authenticated');
+        }
+      }
+      if (!this.#authenticator) for (const frame of this.#authQueue.splice(0)) this.#dispatch(frame);
+    } finally {
+      this.#authBusy = false;
     }
   }
 
@@ -188,8 +283,14 @@ class RequestChannel {
   }
 
   close(): void {
+    clearTimeout(this.#closeTimer);
     if (this.#closed) return;
     this.#closed = true;
     this.#socket.destroy();
   }
+}
+
+/** `::ffff:10.0.0.1` (an IPv4 client on a dual-stack socket) is 10.0.0.1, as Java's InetAddress prints it. */
+function normalizeAddress(address: string): string {
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 }

@@ -36,7 +36,7 @@ const DEFAULT_MAX_FRAME_BYTES = 104_857_600;
  * never concatenated with each other.
  */
 export class FrameReader {
-  readonly #maxFrameBytes: number;
+  #maxFrameBytes: number;
   readonly #reuseBuffer: boolean;
   readonly #sizeBytes = Buffer.alloc(4);
   #sizeFill = 0;
@@ -49,6 +49,11 @@ export class FrameReader {
   constructor(options: FrameReaderOptions = {}) {
     this.#maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.#reuseBuffer = options.reuseBuffer ?? false;
+  }
+
+  /** Changes the limit for the frames that follow (a SASL listener allows 512 KiB until the client is authenticated). */
+  setMaxFrameBytes(maxFrameBytes: number): void {
+    this.#maxFrameBytes = maxFrameBytes;
   }
 
   /** Bytes received that belong to a frame not yet complete. */
