@@ -63,7 +63,10 @@ export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): 
   // JSON only: fastify would also hand text/plain bodies to the routes as strings.
   app.removeContentTypeParser('text/plain');
 
-  const leaders = new LeaderConnections({ ...(opts.logger ? { logger: opts.logger.child({ component: 'admin-http' }) } : {}) });
+  const leaders = new LeaderConnections({
+    ...(server.interBrokerSecurity ? { security: server.interBrokerSecurity } : {}),
+    ...(opts.logger ? { logger: opts.logger.child({ component: 'admin-http' }) } : {}),
+  });
   const ctx: AdminContext = { server, leaders, writeTimeoutMs: opts.writeTimeoutMs ?? 30_000 };
   app.addHook('onClose', async () => leaders.close());
 

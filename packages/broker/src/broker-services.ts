@@ -7,6 +7,7 @@ import type { ReplicaManager } from './cluster/replica-manager.js';
 import type { BrokerConfig } from './config/broker-config.js';
 import type { TopicConfigCache } from './config/topic-config-cache.js';
 import type { MetadataCache } from './metadata/metadata-cache.js';
+import type { AuthHelper } from './security/auth-helper.js';
 
 /** What request handlers may use: the broker's components, passed explicitly. */
 export interface BrokerServices {
@@ -20,5 +21,7 @@ export interface BrokerServices {
   readonly topicConfigs: TopicConfigCache;
   readonly configAdmin: ConfigAdminManager;
   readonly groupCoordinator: GroupCoordinator; // group coordinator
+  /** Permission checks (AclAuthorizer, or the inter-broker listener rule without one). */
+  readonly auth: AuthHelper;
   supportedApis(): { apiKey: number; minVersion: number; maxVersion: number }[];
 }

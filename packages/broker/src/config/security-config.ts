@@ -1,5 +1,5 @@
 import { ConfigError } from '@gregor/common';
-import { isSaslMechanism, isSecurityProtocol, SECURITY_PROTOCOLS, type SaslMechanismName, type SecurityProtocol, type SslStoreSettings } from '@gregor/client';
+import { isSaslMechanism, isSecurityProtocol, jaasCredentials, parseJaasConfig, SECURITY_PROTOCOLS, type JaasEntry, type SaslMechanismName, type SecurityProtocol, type SslStoreSettings } from '@gregor/client';
 
 /** TLS settings of one SSL or SASL_SSL listener (Kafka's ssl.* names, optionally listener.name.<l>. prefixed). */
 export interface SslListenerSettings extends SslStoreSettings {
@@ -14,8 +14,8 @@ export interface SslListenerSettings extends SslStoreSettings {
 export interface SaslListenerSettings {
   /** sasl.enabled.mechanisms of the listener. */
   mechanisms: SaslMechanismName[];
-  /** The JAAS configuration text per mechanism (listener.name.<l>.<mech>.sasl.jaas.config, else sasl.jaas.config). */
-  jaas: Map<SaslMechanismName, string>;
+  /** The parsed JAAS configuration per mechanism (listener.name.<l>.<mech>.sasl.jaas.config, else sasl.jaas.config). */
+  jaas: Map<SaslMechanismName, JaasEntry[]>;
 }
 
 export interface ListenerSecurity {
@@ -148,10 +148,11 @@ export function buildSecurityConfig(
         if (!isSaslMechanism(m)) throw new ConfigError(`sasl.enabled.mechanisms of listener ${name}: ${m} is not supported (supported: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)`);
       }
       if (mechanisms.length === 0) throw new ConfigError(`Listener ${name} is ${protocol} but sasl.enabled.mechanisms is empty`);
-      const jaas = new Map<SaslMechanismName, string>();
+      const jaas = new Map<SaslMechanismName, JaasEntry[]>();
       for (const m of mechanisms as SaslMechanismName[]) {
+        const setting = `listener.name.${name.toLowerCase()}.${m.toLowerCase()}.sasl.jaas.config`;
         const text = scoped(name, `${m.toLowerCase()}.sasl.jaas.config`) ?? raw.get('sasl.jaas.config')?.trim();
-        if (text) jaas.set(m, text);
+        if (text) jaas.set(m, parseJaasConfig(text, setting));
       }
       if ((mechanisms as string[]).includes('PLAIN') && !jaas.has('PLAIN')) {
         throw new ConfigError(`Listener ${name} enables PLAIN but has no users: set listener.name.${name.toLowerCase()}.plain.sasl.jaas.config with user_<name>="<password>" entries`);
@@ -168,7 +169,7 @@ export function buildSecurityConfig(
     if (!isSaslMechanism(wanted) || !interBroker.sasl.mechanisms.includes(wanted)) {
       throw new ConfigError(`sasl.mechanism.inter.broker.protocol must be included in sasl.enabled.mechanisms when SASL is used for inter-broker communication (got ${wanted}, enabled on ${interBrokerListener}: ${interBroker.sasl.mechanisms.join(', ')})`);
     }
-    if (!interBroker.sasl.jaas.has(wanted)) {
+    if (!jaasCredentials(interBroker.sasl.jaas.get(wanted) ?? [])) {
       throw new ConfigError(`Inter-broker listener ${interBrokerListener} uses SASL ${wanted}: set listener.name.${interBrokerListener.toLowerCase()}.${wanted.toLowerCase()}.sasl.jaas.config with this broker's username="..." password="..."`);
     }
     interBrokerSaslMechanism = wanted;
