@@ -17,3 +17,4 @@ export { MetadataCache, type LiveBroker, type PartitionState } from './metadata/
 export { Partition } from './cluster/partition.js';
 export { ReplicaManager } from './cluster/replica-manager.js';
 export { renderConfigurationDoc } from './config/config-docs.js';
+export { upsertScramUser, deleteScramUser, listScramUsers, ALL_SCRAM_MECHANISMS, type ScramUser } from './security/scram-users.js';

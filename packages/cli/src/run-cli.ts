@@ -6,6 +6,7 @@ import { consumerServiceCommand } from './commands/consumer-service.js';
 import { groupsCommand } from './commands/groups.js';
 import { produceCommand } from './commands/produce.js';
 import { topicsCommand } from './commands/topics.js';
+import { usersCommand } from './commands/users.js';
 import { isParseArgsError, UsageError } from './usage-error.js';
 import { cliVersion } from './version.js';
 
@@ -18,6 +19,7 @@ Commands:
   produce   send the lines of stdin to a topic
   consume   print the records of a topic (--group G --zookeeper ...: as a group member)
   groups    consumer groups: list | describe G (members, owners, offsets, lag)
+  users     SCRAM users in ZooKeeper: create | delete | list
   consumer-service  a long-running group consumer with an HTTP status API (--config file)
   version   print the version`;
 
@@ -28,6 +30,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   produce: (argv) => produceCommand(argv),
   consume: (argv) => consumeCommand(argv),
   groups: groupsCommand,
+  users: usersCommand,
   'consumer-service': consumerServiceCommand,
   version: async (argv) => {
     if (argv.includes('--help') || argv.includes('-h')) {

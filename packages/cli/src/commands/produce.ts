@@ -2,7 +2,7 @@ import { Producer, type Acks, type CompressionName, type ProducerMessage } from 
 import { ConfigError } from '@gregor/common';
 import { parseArgs } from 'node:util';
 import { intOption, parsed, requireOption, unescapeSeparator } from '../args.js';
-import { cliClient } from '../client-factory.js';
+import { cliClient, COMMAND_CONFIG_HELP } from '../client-factory.js';
 import { LineQueue } from '../line-queue.js';
 import { UsageError } from '../usage-error.js';
 
@@ -14,6 +14,7 @@ Lines are batched: whatever has arrived is sent together, one request in flight 
 Options:
   --topic, -t T                  topic (required)
   --bootstrap-server HOST:PORT   a broker to start from (default 127.0.0.1:9092)
+${COMMAND_CONFIG_HELP}
   --key-separator SEP            each line is KEY<SEP>VALUE (parse.key); a line without SEP is an error
   --acks 0|1|all                 default all
   --compression none|gzip        default none
@@ -25,6 +26,7 @@ Options:
 const OPTIONS = {
   topic: { type: 'string', short: 't' },
   'bootstrap-server': { type: 'string' },
+  'command-config': { type: 'string' },
   'key-separator': { type: 'string' },
   acks: { type: 'string' },
   compression: { type: 'string' },
@@ -67,7 +69,7 @@ export async function produceCommand(argv: string[], input: NodeJS.ReadableStrea
   const separator = values['key-separator'] === undefined ? undefined : unescapeSeparator(values['key-separator']);
   if (separator === '') throw new UsageError('--key-separator must not be empty', produceUsage);
 
-  const client = cliClient(values['bootstrap-server']);
+  const client = cliClient(values['bootstrap-server'], values['command-config']);
   const producer = new Producer(client, { acks, compression });
   const lines = new LineQueue(input);
   const started = Date.now();
