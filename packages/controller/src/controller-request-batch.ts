@@ -16,6 +16,8 @@ export const LEADER_DURING_DELETE = -2;
  */
 export class ControllerRequestBatch {
   readonly #ctx: ControllerContext;
+  /** Live leaders are named by their inter-broker endpoint: followers fetch there (Kafka's broker.node(interBrokerListenerName)). */
+  readonly #interBrokerListenerName: string | undefined;
   readonly #channel: ControllerChannelManager;
   readonly #controllerId: number;
   readonly #log: Logger;
@@ -31,7 +33,9 @@ export class ControllerRequestBatch {
     controllerId: number,
     log: Logger,
     onStopReplicaResult: (topic: string, partition: number, brokerId: number, errorCode: number) => void,
+    interBrokerListenerName?: string,
   ) {
+    this.#interBrokerListenerName = interBrokerListenerName;
     this.#ctx = ctx;
     this.#channel = channel;
     this.#controllerId = controllerId;
@@ -122,7 +126,7 @@ export class ControllerRequestBatch {
           .map((id) => this.#ctx.liveBrokers.get(id))
           .filter((b) => b !== undefined)
           .map((b) => {
-            const e = b.endpoints[0]!;
+            const e = b.endpoints.find((x) => x.listenerName === this.#interBrokerListenerName) ?? b.endpoints[0]!;
             return { brokerId: b.id, hostName: e.host, port: e.port };
           }),
       };

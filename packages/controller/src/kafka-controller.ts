@@ -290,8 +290,13 @@ export class KafkaController {
   }
 
   #newBatch(): ControllerRequestBatch {
-    return new ControllerRequestBatch(this.ctx, this.#channel!, this.#cfg.brokerId, this.#log, (topic, partition, brokerId, errorCode) =>
-      this.#events.put({ type: 'TopicDeletionStopReplicaResult', topic, partition, brokerId, errorCode }),
+    return new ControllerRequestBatch(
+      this.ctx,
+      this.#channel!,
+      this.#cfg.brokerId,
+      this.#log,
+      (topic, partition, brokerId, errorCode) => this.#events.put({ type: 'TopicDeletionStopReplicaResult', topic, partition, brokerId, errorCode }),
+      this.#cfg.interBrokerListenerName,
     );
   }
 
