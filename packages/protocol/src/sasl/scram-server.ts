@@ -99,8 +99,10 @@ export class ScramServer {
     const final = parseClientFinal(response);
     const first = this.#clientFirst!;
     const credential = this.#credential!;
-    // Kafka does not compare the final nonce; doing so is what RFC 5802 asks and costs nothing.
-    if (final.nonce !== first.nonce + this.#serverNonce) throw new SaslError('Invalid client credentials: nonce mismatch');
+    // Kafka 2.4 does not compare the final nonce, and librdkafka 2.0 sends the client nonce twice there
+    // (cnonce + cnonce + snonce). It must still end with this exchange's nonce, and the proof covers
+    // the exact bytes the client sent.
+    if (!final.nonce.endsWith(first.nonce + this.#serverNonce)) throw new SaslError('Invalid client credentials: nonce mismatch');
     const authMessage = Buffer.from(`${clientFirstBare(first)},${this.#serverFirst},${clientFinalWithoutProof(final)}`, 'utf8');
     const clientSignature = scramHmac(this.mechanism, credential.storedKey, authMessage);
     if (final.proof.length !== clientSignature.length) throw new SaslError('Invalid client credentials');

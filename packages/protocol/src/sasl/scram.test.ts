@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { parsePlainToken, plainClientToken } from './plain.js';
 import { SaslError } from './sasl-error.js';
 import { ScramClient } from './scram-client.js';
-import { formatScramCredential, fromSaslName, generateScramCredential, parseScramCredential, secureRandomString, toSaslName, type ScramCredential } from './scram-formatter.js';
+import {
+  formatScramCredential,
+  fromSaslName,
+  generateScramCredential,
+  parseScramCredential,
+  scramHash,
+  scramHmac,
+  scramSaltedPassword,
+  secureRandomString,
+  toSaslName,
+  xorBuffers,
+  type ScramCredential,
+} from './scram-formatter.js';
 import { ScramServer } from './scram-server.js';
 
 // RFC 7677 section 3: SCRAM-SHA-256, user "user", password "pencil".
@@ -97,6 +109,22 @@ describe('SCRAM exchange failures', () => {
     const server = new ScramServer('SCRAM-SHA-256', () => rfcCredential(), RFC.serverNonce);
     server.evaluate(b(RFC.clientFirst));
     expect(() => server.evaluate(b(RFC.clientFinal.replace('k0,p=', 'k1,p=')))).toThrow(/nonce/);
+  });
+
+  it('accepts librdkafka 2.0\'s client-final, which repeats the client nonce, as Kafka does', () => {
+    const salt = Buffer.from('salt');
+    const store = new Map([['alice', generateScramCredential('SCRAM-SHA-512', 'pw', 4096, salt)]]);
+    const server = new ScramServer('SCRAM-SHA-512', (u) => store.get(u) ?? null, 'snonce');
+    const serverFirst = server.evaluate(b('n,,n=alice,r=cnonce')).toString();
+    expect(serverFirst).toBe(`r=cnoncesnonce,s=${salt.toString('base64')},i=4096`);
+    // librdkafka's client-final carries r=cnonce + (cnonce + snonce), and its proof covers those bytes.
+    const withoutProof = 'c=biws,r=cnoncecnoncesnonce';
+    const salted = scramSaltedPassword('SCRAM-SHA-512', 'pw', salt, 4096);
+    const clientKey = scramHmac('SCRAM-SHA-512', salted, 'Client Key');
+    const signature = scramHmac('SCRAM-SHA-512', scramHash('SCRAM-SHA-512', clientKey), Buffer.from(`n=alice,r=cnonce,${serverFirst},${withoutProof}`));
+    const proof = xorBuffers(clientKey, signature).toString('base64');
+    expect(() => server.evaluate(b(`${withoutProof},p=${proof}`))).not.toThrow();
+    expect(server.complete).toBe(true);
   });
 });
 
