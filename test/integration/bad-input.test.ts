@@ -186,7 +186,8 @@ describe('bad input never hurts the broker or other clients', () => {
     expect((await send(big))!.responses[0]!.partitionResponses[0]!.errorCode).toBe(ErrorCode.MESSAGE_TOO_LARGE);
     expect((await send(corrupt))!.responses[0]!.partitionResponses[0]!.errorCode).toBe(ErrorCode.CORRUPT_MESSAGE);
     expect((await send(small))!.responses[0]!.partitionResponses[0]).toMatchObject({ errorCode: 0, baseOffset: 1 });
-    const versions = await good.send(ApiVersions, {});
+    // v3 needs a client software name and version matching KIP-511's pattern (an empty one gets INVALID_REQUEST).
+    const versions = await good.send(ApiVersions, { clientSoftwareName: 'gregor-test', clientSoftwareVersion: '1.0' });
     expect(versions!.errorCode).toBe(0);
   });
 

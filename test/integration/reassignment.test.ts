@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@gregor/common';
+import type { RequestEvent } from '@gregor/broker';
+import { leaderAndIsrPartitionStates, type LeaderAndIsrRequest } from '@gregor/protocol';
 import { encodePreferredReplicaElection, encodeReassignment, KafkaZkClient, ZkClient } from '@gregor/zookeeper';
 import { kcat } from '../support/kcat.js';
 import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
@@ -35,8 +37,22 @@ describe('reassignment and preferred election through /admin znodes', () => {
     );
     const lines = Array.from({ length: 500 }, (_, i) => `m${i}`);
     expect((await kcat(['-b', bootstrap(), '-P', '-t', 'moving', '-p', '0'], lines.join('\n') + '\n')).code).toBe(0);
+    // What broker 2 is told about moving-0 (LeaderAndIsr v3+ name the replicas being added and removed, KIP-455).
+    const seen: { apiVersion: number; adding: number[]; removing: number[] }[] = [];
+    const observe = (e: RequestEvent) => {
+      if (e.api !== 'LeaderAndIsr') return;
+      for (const p of leaderAndIsrPartitionStates(e.request as LeaderAndIsrRequest)) {
+        if (p.topicName === 'moving' && p.partitionIndex === 0) seen.push({ apiVersion: e.apiVersion, adding: p.addingReplicas ?? [], removing: p.removingReplicas ?? [] });
+      }
+    };
+    byId(2).server.apis.requestObservers.add(observe);
     await client.create('/admin/reassign_partitions', encodeReassignment([{ topic: 'moving', partition: 0, replicas: [2, 3] }]));
     await waitFor(async () => (await client.exists('/admin/reassign_partitions')) === null, 30_000, 'reassignment finished');
+    byId(2).server.apis.requestObservers.delete(observe);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.every((s) => s.apiVersion === 4)).toBe(true);
+    expect(seen[0]).toMatchObject({ adding: [2, 3], removing: [1] });
+    expect(seen[seen.length - 1]).toMatchObject({ adding: [], removing: [] });
     const assignment = (await kzk.getTopicAssignment('moving'))!.assignment.partitions;
     expect(assignment.get(0)).toEqual([2, 3]);
     expect(assignment.get(1)).toEqual([1]);

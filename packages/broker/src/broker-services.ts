@@ -8,6 +8,7 @@ import type { BrokerConfig } from './config/broker-config.js';
 import type { TopicConfigCache } from './config/topic-config-cache.js';
 import type { MetadataCache } from './metadata/metadata-cache.js';
 import type { AuthHelper } from './security/auth-helper.js';
+import type { ProducerIdManager } from './producer/producer-id-manager.js';
 
 /** What request handlers may use: the broker's components, passed explicitly. */
 export interface BrokerServices {
@@ -23,5 +24,6 @@ export interface BrokerServices {
   readonly groupCoordinator: GroupCoordinator; // group coordinator
   /** Permission checks (AclAuthorizer, or the inter-broker listener rule without one). */
   readonly auth: AuthHelper;
+  readonly producerIdManager: ProducerIdManager;
   supportedApis(): { apiKey: number; minVersion: number; maxVersion: number }[];
 }

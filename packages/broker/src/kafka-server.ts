@@ -29,6 +29,7 @@ import { interBrokerClientSecurity } from './security/inter-broker-security.js';
 import { listenerTlsOptions } from './security/listener-tls.js';
 import { SaslServerAuthenticator } from './security/sasl-server-authenticator.js';
 import { ScramCredentialCache } from './security/scram-credential-cache.js';
+import { ProducerIdManager } from './producer/producer-id-manager.js';
 
 export type BrokerState = 'NotRunning' | 'Starting' | 'RunningAsBroker' | 'PendingControlledShutdown' | 'ShuttingDown';
 
@@ -57,6 +58,7 @@ export class KafkaServer {
   groupCoordinator!: GroupCoordinator; // group coordinator
   logCleaner!: LogCleaner; // group coordinator (log compaction)
   adminManager!: AdminManager;
+  producerIdManager!: ProducerIdManager;
   apis!: KafkaApis;
   socketServer!: SocketServer;
   /** TLS/SASL of this broker's connections to other brokers' inter-broker listener; undefined = PLAINTEXT. */
@@ -119,6 +121,8 @@ export class KafkaServer {
       clusterId: this.clusterId,
       retentionCheckIntervalMs: cfg.logRetentionCheckIntervalMs,
       flushCheckpointIntervalMs: cfg.logFlushOffsetCheckpointIntervalMs,
+      producerIdExpirationMs: cfg.producerIdExpirationMs,
+      producerIdExpirationCheckIntervalMs: cfg.producerIdExpirationCheckIntervalMs,
     });
     this.logManager.startup();
 
@@ -198,6 +202,9 @@ export class KafkaServer {
       applyTopicConfig: (topic, overrides) => this.configChangeListener.applyTopicConfig(topic, overrides),
       log: this.log.child({ component: 'config-admin' }),
     });
+    // A block of producer ids claimed at startup, as Kafka's ProducerIdManager does.
+    this.producerIdManager = new ProducerIdManager(cfg.brokerId, (id) => this.zk.claimProducerIdBlock(id), this.log.child({ component: 'producer-ids' }));
+    await this.producerIdManager.startup();
 
     this.apis = new KafkaApis(this.log);
     registerHandlers(this.apis, this.#services());
@@ -294,6 +301,9 @@ export class KafkaServer {
       },
       get auth() {
         return self.auth;
+      },
+      get producerIdManager() {
+        return self.producerIdManager;
       },
       supportedApis: () => this.apis.supportedApis(),
     };

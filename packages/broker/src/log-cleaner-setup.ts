@@ -1,4 +1,5 @@
 import type { Logger } from '@gregor/common';
+import { DEFAULT_MAX_DECOMPRESSED_BYTES } from '@gregor/protocol';
 import { DEFAULT_DELETE_RETENTION_MS, LogCleaner, type LogManager } from '@gregor/storage';
 import type { BrokerConfig } from './config/broker-config.js';
 import type { TopicConfigCache } from './config/topic-config-cache.js';
@@ -18,6 +19,8 @@ export function startLogCleaner(config: BrokerConfig, logManager: LogManager, to
       const v = topicConfigs.overrides(topic)['delete.retention.ms'];
       return v !== undefined ? Number(v) : DEFAULT_DELETE_RETENTION_MS;
     },
+    // A batch may inflate to the larger of the topic's max.message.bytes and 50 MiB.
+    maxDecompressedBytes: (topic) => Math.max(topicConfigs.get(topic).maxMessageBytes, DEFAULT_MAX_DECOMPRESSED_BYTES),
     intervalMs: LOG_CLEANER_BACKOFF_MS,
     logger,
   });

@@ -29,6 +29,8 @@ describe('runCli exit codes', () => {
     expect(await runCli(['consume', '--topic', 't', '--from-beginning', '--offset', 'latest'])).toBe(2);
     expect(await runCli(['consume', '--topic', 't', '--group', 'g'])).toBe(2);
     expect(await runCli(['produce', '--topic', 't', '--acks', '2'])).toBe(2);
+    expect(await runCli(['produce', '--topic', 't', '--compression', 'brotli'])).toBe(2);
+    expect(errors.at(-1)).toContain('--compression must be one of none, gzip, snappy, lz4, zstd');
     expect(await runCli(['topics', 'create', '--topic', 't', '--partitions', 'x'])).toBe(2);
     expect(await runCli(['topics', 'frob'])).toBe(2);
     expect(await runCli(['cluster'])).toBe(2);

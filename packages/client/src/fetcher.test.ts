@@ -56,6 +56,42 @@ describe('fetchPartition', () => {
     expect(request).toMatchObject({ replicaId: -1, maxWaitMs: 10, minBytes: 1, topics: [{ topic: 't', partitions: [{ partition: 0, fetchOffset: 1 }] }] });
   });
 
+  it('decodes batches of every codec Kafka has', async () => {
+    const { cluster, client } = await setup([1]);
+    cluster.addTopic('t', [1]);
+    const codecs = [CompressionType.gzip, CompressionType.snappy, CompressionType.lz4, CompressionType.zstd];
+    for (const [i, compression] of codecs.entries()) {
+      const value = Buffer.alloc(100_000, `codec-${compression}`);
+      cluster.append('t', 0, encodeRecordBatch({ baseOffset: 0, compression, firstTimestamp: 1000, records: [{ key: Buffer.from(`k${i}`), value, headers: [], timestamp: 1000 }] }));
+    }
+    const result = await fetchPartition(client, { topic: 't', partition: 0, offset: 0, maxWaitMs: 10 });
+    expect(result.records.map((r) => [r.key!.toString(), r.value!.equals(Buffer.alloc(100_000, `codec-${codecs[Number(r.key!.toString().slice(1))]}`))])).toEqual([
+      ['k0', true],
+      ['k1', true],
+      ['k2', true],
+      ['k3', true],
+    ]);
+  });
+
+  it.each([
+    ['gzip', CompressionType.gzip],
+    ['snappy', CompressionType.snappy],
+    ['lz4', CompressionType.lz4],
+    ['zstd', CompressionType.zstd],
+  ] as const)('refuses a small %s batch that inflates past maxDecompressedBytes with CORRUPT_MESSAGE naming the partition', async (_name, compression) => {
+    const { cluster, client } = await setup([1]);
+    cluster.addTopic('t', [1]);
+    const bomb = encodeRecordBatch({ baseOffset: 0, compression, firstTimestamp: 1000, records: [{ key: null, value: Buffer.alloc(16 << 20), headers: [], timestamp: 1000 }] });
+    expect(bomb.length).toBeLessThan(1 << 20);
+    cluster.append('t', 0, bomb);
+    await expect(fetchPartition(client, { topic: 't', partition: 0, offset: 0, maxWaitMs: 10, maxDecompressedBytes: 1 << 20 })).rejects.toMatchObject({
+      code: ErrorCode.CORRUPT_MESSAGE,
+      message: expect.stringMatching(/^fetch t-0 at offset 0: .*1048576-byte decompression limit/),
+    });
+    const consumer = new Consumer(client, { ...fast, maxDecompressedBytes: 1 << 20, retries: 0 });
+    await expect(collect(consumer.consume({ topic: 't', untilEnd: true }))).rejects.toMatchObject({ code: ErrorCode.CORRUPT_MESSAGE });
+  });
+
   it('skips a partial trailing batch and reads it on the next fetch', async () => {
     const { cluster, client } = await setup([1]);
     cluster.addTopic('t', [1]);

@@ -1,5 +1,5 @@
-import { ErrorCode, GregorError, KafkaProtocolError, backoffMs, sleep } from '@gregor/common';
-import { Fetch, decodeRecordSet, type FetchResponse, type RecordHeader } from '@gregor/protocol';
+import { CorruptDataError, ErrorCode, GregorError, KafkaProtocolError, backoffMs, sleep } from '@gregor/common';
+import { DEFAULT_MAX_DECOMPRESSED_BYTES, Fetch, decodeRecordSetPrefix, type FetchResponse, type RecordHeader } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt } from './config.js';
 import { AbortError } from './retry.js';
@@ -25,6 +25,11 @@ export interface FetchConfig {
   maxBytes?: number;
   /** `max.partition.fetch.bytes`: soft cap per partition. Default 1048576. */
   maxPartitionFetchBytes?: number;
+  /**
+   * The most one compressed batch may inflate to; a batch past it fails the fetch with CORRUPT_MESSAGE
+   * (a decompression bomb never inflates). Default the larger of maxBytes and 52428800.
+   */
+  maxDecompressedBytes?: number;
 }
 
 interface FetchSettings {
@@ -32,14 +37,17 @@ interface FetchSettings {
   minBytes: number;
   maxBytes: number;
   maxPartitionFetchBytes: number;
+  maxDecompressedBytes: number;
 }
 
 function fetchSettings(config: FetchConfig): FetchSettings {
+  const maxBytes = requireNonNegativeInt('maxBytes', config.maxBytes, 52_428_800);
   return {
     maxWaitMs: requireNonNegativeInt('maxWaitMs', config.maxWaitMs, 500),
     minBytes: requireNonNegativeInt('minBytes', config.minBytes, 1),
-    maxBytes: requireNonNegativeInt('maxBytes', config.maxBytes, 52_428_800),
+    maxBytes,
     maxPartitionFetchBytes: requireNonNegativeInt('maxPartitionFetchBytes', config.maxPartitionFetchBytes, 1_048_576),
+    maxDecompressedBytes: requireNonNegativeInt('maxDecompressedBytes', config.maxDecompressedBytes, Math.max(maxBytes, DEFAULT_MAX_DECOMPRESSED_BYTES)),
   };
 }
 
@@ -118,7 +126,10 @@ export async function fetchFromBroker(
       recordBytes: data.recordSet?.length ?? 0,
     };
     if (data.errorCode !== ErrorCode.NONE || !data.recordSet || data.recordSet.length === 0) return result;
-    for (const batch of decodeRecordSet(data.recordSet)) {
+    // Records before a batch that cannot be decoded are handed out; the fetch fails once that batch is first.
+    const { batches, error } = decodeRecordSetPrefix(data.recordSet, { maxDecompressedBytes: s.maxDecompressedBytes });
+    if (error && batches.length === 0) throw new CorruptDataError(`fetch ${topic}-${p.partition} at offset ${p.fetchOffset}: ${error.message}`, { cause: error });
+    for (const batch of batches) {
       result.nextOffset = Math.max(result.nextOffset, batch.lastOffset + 1);
       if (batch.isControl) continue; // transaction markers are not application records
       for (const r of batch.records) {

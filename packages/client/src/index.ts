@@ -19,6 +19,8 @@ export { loadTlsKeyMaterial, type SslStoreSettings, type TlsKeyMaterial } from '
 export { murmur2, toPositive, defaultPartition, DefaultPartitioner, type RecordKey, type PartitionerOptions } from './partitioner.js';
 export {
   Producer,
+  COMPRESSION_NAMES,
+  isCompressionName,
   type ProducerConfig,
   type ProducerMessage,
   type ProducerRecord,

@@ -3,10 +3,17 @@ import { CompressionType, Produce, encodeRecordBatch, type ProduceResponse, type
 import type { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt } from './config.js';
 import { DefaultPartitioner, keyBytes, type RecordKey } from './partitioner.js';
+import { ProducerIdState } from './producer-id-state.js';
 import { retry } from './retry.js';
 
 export type Acks = -1 | 0 | 1;
-export type CompressionName = 'none' | 'gzip';
+/** Kafka's `compression.type` values for a producer. */
+export const COMPRESSION_NAMES = ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const;
+export type CompressionName = (typeof COMPRESSION_NAMES)[number];
+
+export function isCompressionName(name: string): name is CompressionName {
+  return (COMPRESSION_NAMES as readonly string[]).includes(name);
+}
 
 /** Producer settings, named after Kafka's producer configs. */
 export interface ProducerConfig {
@@ -28,6 +35,17 @@ export interface ProducerConfig {
   batchSize?: number;
   /** `linger.ms`: how long a batch that is not full waits for more records. Default 0. */
   lingerMs?: number;
+  /**
+   * `enable.idempotence`: a producer id from InitProducerId and a sequence number per partition on every batch, so
+   * that the broker writes a retried batch once. Needs acks -1 (the default). Default false.
+   */
+  idempotent?: boolean;
+  /**
+   * Produce requests in flight per partition (`max.in.flight.requests.per.connection`, per partition here). Records
+   * stay in order either way: without idempotence only 1 is allowed; with it at most 5 (the broker remembers the
+   * last 5 batches of a producer). Default 1, or 5 with idempotence.
+   */
+  maxInFlightPerPartition?: number;
   partitioner?: DefaultPartitioner;
 }
 
@@ -90,6 +108,10 @@ interface ProducerBatch {
   attempts: number;
   retryAt: number;
   encoded: Buffer | null;
+  /** Idempotence: the producer id, epoch and first sequence it was sent with (-1 until first sent). */
+  producerId: number;
+  producerEpoch: number;
+  baseSequence: number;
 }
 
 const RECORD_OVERHEAD = 20;
@@ -135,9 +157,15 @@ export class Producer {
   readonly #batchSize: number;
   readonly #lingerMs: number;
   readonly #partitioner: DefaultPartitioner;
+  readonly #maxInFlight: number;
+  /** Idempotence: producer id and sequences, or null without it. */
+  readonly #idempotence: ProducerIdState | null;
+  /** Idempotence: a batch's sequence is lost (it failed): once nothing is in flight, start over with a new producer id. */
+  #producerIdResetPending = false;
   /** Per partition, the batches waiting in order; the head is the next to send. */
   readonly #queues = new Map<string, ProducerBatch[]>();
-  readonly #inFlight = new Set<string>();
+  /** Per partition, Produce requests awaiting an answer. */
+  readonly #inFlight = new Map<string, number>();
   #drainScheduled = false;
   #draining = false;
   #drainAgain = false;
@@ -158,11 +186,25 @@ export class Producer {
     this.#batchSize = Math.max(1, requireNonNegativeInt('batchSize', config.batchSize, 16_384));
     this.#lingerMs = requireNonNegativeInt('lingerMs', config.lingerMs, 0);
     this.#partitioner = config.partitioner ?? new DefaultPartitioner();
+    const idempotent = config.idempotent ?? false;
+    this.#maxInFlight = requireNonNegativeInt('maxInFlightPerPartition', config.maxInFlightPerPartition, idempotent ? 5 : 1);
+    if (this.#maxInFlight < 1 || this.#maxInFlight > (idempotent ? 5 : 1)) {
+      throw new ConfigError(`maxInFlightPerPartition must be ${idempotent ? 'between 1 and 5 with idempotence' : '1 without idempotence'}, got ${this.#maxInFlight}`);
+    }
+    if (idempotent && this.#acks !== -1) throw new ConfigError(`an idempotent producer needs acks -1 (all), got ${this.#acks}`);
+    if (idempotent && this.#retries === 0) throw new ConfigError('an idempotent producer needs retries > 0');
+    this.#idempotence = idempotent ? new ProducerIdState(client, { retryBackoffMs: this.#retryBackoffMs, retryBackoffMaxMs: this.#retryBackoffMaxMs }) : null;
+  }
+
+  /** Idempotence: the producer id in use, -1 before the first send (or without idempotence). */
+  get producerId(): number {
+    return this.#idempotence?.producerId ?? -1;
   }
 
   /** Sends the messages and resolves with their offsets, in the order given, once all are acknowledged. */
   async send(record: ProducerRecord): Promise<RecordMetadata[]> {
     const acks = checkAcks(record.acks ?? this.#acks);
+    if (this.#idempotence && acks !== -1) throw new ConfigError(`an idempotent producer sends with acks -1 (all), got ${acks}`);
     const compression = checkCompression(record.compression ?? this.#compression);
     const timeoutMs = record.timeoutMs ?? this.#requestTimeoutMs;
     if (record.messages.length === 0) return [];
@@ -264,6 +306,9 @@ export class Producer {
         attempts: 0,
         retryAt: 0,
         encoded: null,
+        producerId: -1,
+        producerEpoch: -1,
+        baseSequence: -1,
       };
       queue.push(batch);
     }
@@ -321,7 +366,8 @@ export class Producer {
     try {
       do {
         this.#drainAgain = false;
-        await this.#sendReady();
+        // Again while batches go out: with several requests allowed in flight a partition may send more.
+        while (await this.#sendReady());
       } while (this.#drainAgain);
     } finally {
       this.#draining = false;
@@ -334,13 +380,14 @@ export class Producer {
    * flushing); then the head batch of every partition it leads without a request in flight goes, lingered
    * or not, grouped into one Produce request per leader.
    */
-  async #sendReady(): Promise<void> {
+  async #sendReady(): Promise<boolean> {
     const now = Date.now();
+    if (this.#idempotence && !(await this.#readyToSequence(now))) return false;
     let nextWake = Infinity;
     const candidates: { k: string; batch: ProducerBatch; leader: number }[] = [];
     const readyLeaders = new Set<number>();
     for (const [k, queue] of [...this.#queues]) {
-      if (this.#inFlight.has(k)) continue;
+      if (!this.#mayDispatch(k, queue[0]!)) continue;
       const batch = queue[0]!;
       if (batch.retryAt > now) {
         if (batch.retryAt < Infinity) nextWake = Math.min(nextWake, batch.retryAt);
@@ -358,13 +405,22 @@ export class Producer {
       else nextWake = Math.min(nextWake, batch.createdAt + this.#lingerMs);
     }
     const byLeader = new Map<string, { leader: number; acks: Acks; timeoutMs: number; batches: ProducerBatch[] }>();
+    let dispatched = false;
     for (const { k, batch, leader } of candidates) {
-      if (!readyLeaders.has(leader) || this.#inFlight.has(k) || this.#queues.get(k)?.[0] !== batch) continue;
+      if (!readyLeaders.has(leader) || this.#queues.get(k)?.[0] !== batch || !this.#mayDispatch(k, batch)) continue;
       this.#close(batch);
       const queue = this.#queues.get(k)!;
       queue.shift();
       if (queue.length === 0) this.#queues.delete(k);
-      this.#inFlight.add(k);
+      this.#inFlight.set(k, (this.#inFlight.get(k) ?? 0) + 1);
+      if (this.#idempotence && batch.baseSequence < 0) {
+        // Sequences are taken when a batch first goes out, in queue order; a retry keeps them.
+        batch.producerId = this.#idempotence.producerId;
+        batch.producerEpoch = this.#idempotence.producerEpoch;
+        batch.baseSequence = this.#idempotence.takeSequences(k, batch.records.length);
+        batch.encoded = null;
+      }
+      dispatched = true;
       const group = `${leader}/${batch.acks}/${batch.timeoutMs}`;
       let entry = byLeader.get(group);
       if (!entry) byLeader.set(group, (entry = { leader, acks: batch.acks, timeoutMs: batch.timeoutMs, batches: [] }));
@@ -372,11 +428,53 @@ export class Producer {
     }
     for (const entry of byLeader.values()) void this.#produce(entry.leader, entry.acks, entry.timeoutMs, entry.batches);
     if (nextWake < Infinity) this.#wakeAt(nextWake);
+    return dispatched;
+  }
+
+  /**
+   * Whether the head batch of a partition may go now. Without idempotence one request per partition is in flight.
+   * With it up to maxInFlightPerPartition, but a retried batch (it has its sequence) goes only when nothing of its
+   * partition is in flight, so the batches before it are settled and it is the one the broker expects next.
+   */
+  #mayDispatch(k: string, batch: ProducerBatch): boolean {
+    const inFlight = this.#inFlight.get(k) ?? 0;
+    if (!this.#idempotence) return inFlight === 0;
+    if (this.#producerIdResetPending) return false;
+    return batch.baseSequence >= 0 ? inFlight === 0 : inFlight < this.#maxInFlight;
+  }
+
+  /**
+   * Idempotence: a producer id before anything is sent. After a reset, once nothing is in flight, every waiting
+   * batch drops its sequence and a new producer id is fetched; the batches then go out numbered from 0 again.
+   */
+  async #readyToSequence(now: number): Promise<boolean> {
+    const state = this.#idempotence!;
+    if (this.#producerIdResetPending) {
+      if (this.#inFlight.size > 0) return false;
+      this.#producerIdResetPending = false;
+      state.reset();
+      for (const queue of this.#queues.values()) {
+        for (const b of queue) {
+          b.baseSequence = -1;
+          b.encoded = null;
+        }
+      }
+    }
+    if (state.hasProducerId || this.#queues.size === 0) return true;
+    try {
+      await state.ensureProducerId(now + this.#deliveryTimeoutMs);
+      return true;
+    } catch (error) {
+      // No producer id within delivery.timeout.ms: the waiting batches fail.
+      for (const queue of [...this.#queues.values()]) for (const b of [...queue]) this.#fail(b, error);
+      return false;
+    }
   }
 
   async #produce(leader: number, acks: Acks, timeoutMs: number, batches: ProducerBatch[]): Promise<void> {
     for (const b of batches) {
-      b.encoded ??= encodeRecordBatch({ baseOffset: 0, compression: CompressionType[b.compression], firstTimestamp: b.records[0]!.timestamp, records: b.records });
+      const idempotent = b.baseSequence >= 0 ? { producerId: b.producerId, producerEpoch: b.producerEpoch, baseSequence: b.baseSequence } : {};
+      b.encoded ??= encodeRecordBatch({ baseOffset: 0, compression: CompressionType[b.compression], firstTimestamp: b.records[0]!.timestamp, records: b.records, ...idempotent });
     }
     const request = {
       transactionalId: null,
@@ -395,7 +493,12 @@ export class Producer {
     } catch (error) {
       for (const b of batches) if (b.slots.length > 0) this.#failedAttempt(b, error, true);
     } finally {
-      for (const b of batches) this.#inFlight.delete(tpKey(b.topic, b.partition));
+      for (const b of batches) {
+        const k = tpKey(b.topic, b.partition);
+        const n = (this.#inFlight.get(k) ?? 1) - 1;
+        if (n > 0) this.#inFlight.set(k, n);
+        else this.#inFlight.delete(k);
+      }
       this.#scheduleDrain();
     }
   }
@@ -403,8 +506,10 @@ export class Producer {
   #applyResponse(batches: ProducerBatch[], response: ProduceResponse): void {
     for (const b of batches) {
       const p = response.responses.find((t) => t.name === b.topic)?.partitionResponses.find((x) => x.index === b.partition);
-      if (!p) this.#failedAttempt(b, new KafkaProtocolError(ErrorCode.UNKNOWN_SERVER_ERROR, `Produce response has no result for ${b.topic}-${b.partition}`), true);
-      else if (p.errorCode === ErrorCode.NONE) this.#complete(b, p.baseOffset, p.logAppendTimeMs);
+      // No answer for the partition is a lost answer: retried (an idempotent retry cannot write twice), never dropped.
+      if (!p) this.#failedAttempt(b, new KafkaProtocolError(ErrorCode.NETWORK_EXCEPTION, `Produce response has no result for ${b.topic}-${b.partition}`), true);
+      // DUPLICATE_SEQUENCE_NUMBER: a pre-2.0 broker's answer to a retry it already has (Kafka 2.4 never sends it).
+      else if (p.errorCode === ErrorCode.NONE || (p.errorCode === ErrorCode.DUPLICATE_SEQUENCE_NUMBER && b.baseSequence >= 0)) this.#complete(b, p.baseOffset, p.logAppendTimeMs);
       else this.#failedAttempt(b, new KafkaProtocolError(p.errorCode, `produce to ${b.topic}-${b.partition} failed with ${errorName(p.errorCode)}`), true);
     }
   }
@@ -417,7 +522,8 @@ export class Producer {
     if (wasSent) batch.attempts++;
     const now = Date.now();
     const wait = backoffMs(Math.max(0, batch.attempts - 1), this.#retryBackoffMs, this.#retryBackoffMaxMs);
-    const retriable = error instanceof GregorError && error.retriable;
+    let retriable = error instanceof GregorError && error.retriable;
+    if (this.#idempotence && wasSent && error instanceof GregorError) retriable = this.#sequenceErrorRetriable(batch, error.code, retriable);
     if (!retriable || batch.attempts > this.#retries || now + wait - batch.createdAt >= this.#deliveryTimeoutMs) {
       this.#fail(batch, error);
       return;
@@ -427,7 +533,10 @@ export class Producer {
     if (wasSent) {
       const k = tpKey(batch.topic, batch.partition);
       const queue = this.#queues.get(k) ?? [];
-      queue.unshift(batch);
+      // Back in sequence order ahead of the batches never sent (several may be retried after one failure).
+      let i = 0;
+      while (batch.baseSequence >= 0 && i < queue.length && queue[i]!.baseSequence >= 0 && queue[i]!.baseSequence < batch.baseSequence) i++;
+      queue.splice(i, 0, batch);
       this.#queues.set(k, queue);
     }
     void this.#client
@@ -439,7 +548,28 @@ export class Producer {
       });
   }
 
+  /**
+   * Idempotence: OUT_OF_ORDER_SEQUENCE_NUMBER for a batch behind an unacknowledged one echoes that one's failure
+   * (retry it in order); for the batch the broker should expect next, the broker lost our sequence: it fails, and
+   * so does INVALID_PRODUCER_EPOCH (both then start a new producer id, see #fail). UNKNOWN_PRODUCER_ID: the broker
+   * forgot this producer (producer.id.expiration.ms, retention): nothing of the unacknowledged batches was written,
+   * so they are retried under a new producer id.
+   */
+  #sequenceErrorRetriable(batch: ProducerBatch, code: number, retriable: boolean): boolean {
+    const state = this.#idempotence!;
+    if (code !== ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER && code !== ErrorCode.UNKNOWN_PRODUCER_ID && code !== ErrorCode.INVALID_PRODUCER_EPOCH) return retriable;
+    if (batch.producerId !== state.producerId) return true;
+    if (code === ErrorCode.UNKNOWN_PRODUCER_ID) {
+      this.#producerIdResetPending = true;
+      return true;
+    }
+    if (code === ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER) return batch.baseSequence !== state.expectedSequence(tpKey(batch.topic, batch.partition));
+    return false;
+  }
+
   #fail(batch: ProducerBatch, error: unknown): void {
+    // A failed batch leaves a gap in its partition's sequences: the next batches need a new producer id.
+    if (this.#idempotence && batch.baseSequence >= 0 && batch.producerId === this.#idempotence.producerId) this.#producerIdResetPending = true;
     const k = tpKey(batch.topic, batch.partition);
     const queue = this.#queues.get(k);
     if (queue) {
@@ -456,6 +586,9 @@ export class Producer {
   }
 
   #complete(b: ProducerBatch, baseOffset: number, logAppendTime: number): void {
+    if (this.#idempotence && b.baseSequence >= 0 && b.producerId === this.#idempotence.producerId) {
+      this.#idempotence.acknowledge(tpKey(b.topic, b.partition), (b.baseSequence + b.records.length - 1) % 0x80000000);
+    }
     b.slots.forEach(({ pending, index }, i) => {
       const r = pending.results[index]!;
       r.partition = b.partition;
@@ -483,6 +616,6 @@ function checkAcks(acks: number): Acks {
 }
 
 function checkCompression(compression: string): CompressionName {
-  if (compression !== 'none' && compression !== 'gzip') throw new ConfigError(`compression must be "none" or "gzip", got "${compression}"`);
+  if (!isCompressionName(compression)) throw new ConfigError(`compression must be one of ${COMPRESSION_NAMES.join(', ')}, got "${compression}"`);
   return compression;
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, GregorError, KafkaProtocolError, backoffMs, silentLogger, sleep, type Logger } from '@gregor/common';
+import { CorruptDataError, ErrorCode, GregorError, KafkaProtocolError, backoffMs, silentLogger, sleep, type Logger } from '@gregor/common';
 import { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt, type ClientConfig } from './config.js';
 import { fetchFromBroker, type ConsumedRecord, type FetchConfig } from './fetcher.js';
@@ -307,7 +307,12 @@ export class Reader {
         failures = 0;
       } catch (error) {
         if (signal.aborted) return;
-        this.#log.debug({ topic, partition, err: (error as Error).message }, 'fetch failed; retrying');
+        if (error instanceof CorruptDataError) {
+          // A batch that cannot be decoded (corrupt, or inflating past maxDecompressedBytes) stops this
+          // partition at its offset: every waiting fetchMessage() hears why, as kafka-go's ReadMessage returns it.
+          this.#log.error({ topic, partition, offset: position, err: error.message }, 'fetched batch cannot be decoded');
+          this.#queue.fail(error);
+        } else this.#log.debug({ topic, partition, err: (error as Error).message }, 'fetch failed; retrying');
         await this.#fetchClient(topic, partition).refreshMetadata([topic]).catch(() => undefined);
         await sleep(backoffMs(failures++, 100, 1000), signal);
       }

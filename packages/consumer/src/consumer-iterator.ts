@@ -1,5 +1,5 @@
-import { decodeRecordSet, type DecodedRecordBatch } from '@gregor/protocol';
-import type { Logger } from '@gregor/common';
+import { DEFAULT_MAX_DECOMPRESSED_BYTES, decodeRecordSetPrefix, type DecodedRecordBatch } from '@gregor/protocol';
+import { CorruptDataError, type Logger } from '@gregor/common';
 import type { ChunkQueue } from './chunk-queue.js';
 import { ConsumerTimeoutError, MessageSizeTooLargeError } from './consumer-errors.js';
 import { SHUTDOWN_COMMAND, type FetchedDataChunk } from './fetched-data-chunk.js';
@@ -19,6 +19,8 @@ export class ConsumerIterator implements AsyncIterator<MessageAndMetadata> {
   readonly #log: Logger;
   #info: PartitionTopicInfo | null = null;
   #batches: DecodedRecordBatch[] = [];
+  /** A batch of the chunk that cannot be decoded: thrown once the batches before it are handed out. */
+  #failure: CorruptDataError | null = null;
   #batchIndex = 0;
   #recordIndex = 0;
   #done = false;
@@ -33,12 +35,18 @@ export class ConsumerIterator implements AsyncIterator<MessageAndMetadata> {
   clearCurrentChunk(): void {
     this.#info = null;
     this.#batches = [];
+    this.#failure = null;
     this.#batchIndex = 0;
     this.#recordIndex = 0;
   }
 
   next(): Promise<IteratorResult<MessageAndMetadata>> {
-    const ready = this.#nextFromChunk();
+    let ready: MessageAndMetadata | undefined;
+    try {
+      ready = this.#nextFromChunk();
+    } catch (err) {
+      return Promise.reject(err);
+    }
     if (ready) return Promise.resolve({ done: false, value: ready });
     if (this.#done) return Promise.resolve({ done: true, value: undefined });
     return this.#nextChunk();
@@ -72,8 +80,11 @@ export class ConsumerIterator implements AsyncIterator<MessageAndMetadata> {
       this.#log.warn({ topic: info.topic, partition: info.partition, consumed: info.consumedOffset, fetchOffset: chunk.fetchOffset }, 'consumed offset is behind the chunk: skipping ahead, messages may be lost');
       info.consumedOffset = chunk.fetchOffset;
     }
+    // A batch may inflate to the larger of the fetch size and 50 MiB; past that it is refused, not inflated.
+    const { batches, error } = decodeRecordSetPrefix(chunk.records, { maxDecompressedBytes: Math.max(info.fetchSize, DEFAULT_MAX_DECOMPRESSED_BYTES) });
     this.#info = info;
-    this.#batches = decodeRecordSet(chunk.records);
+    this.#batches = batches;
+    this.#failure = error && new CorruptDataError(`${info.topic}-${info.partition} at fetch offset ${chunk.fetchOffset}: ${error.message}`, { cause: error });
     this.#batchIndex = 0;
     this.#recordIndex = 0;
   }
@@ -94,7 +105,9 @@ export class ConsumerIterator implements AsyncIterator<MessageAndMetadata> {
       info.consumedCount++;
       return { topic: info.topic, partition: info.partition, offset: r.offset, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp };
     }
+    const failure = this.#failure;
     this.clearCurrentChunk();
+    if (failure) throw failure;
     return undefined;
   }
 }

@@ -169,3 +169,104 @@ describe('GroupCoordinator', () => {
     expect((await c.handleJoinGroup(join(''), ctx)).errorCode).toBe(ErrorCode.NOT_COORDINATOR);
   });
 });
+
+describe('GroupCoordinator static membership (KIP-345, as Kafka 2.4)', () => {
+  const staticJoin = (instanceId: string, memberId = '', rebalanceTimeoutMs = 2000, metadata = Buffer.from([1])): JoinGroupRequest => ({
+    ...join(memberId, 5000, [{ name: 'range', metadata }]),
+    groupInstanceId: instanceId,
+    rebalanceTimeoutMs,
+  });
+  const sync = (c: GroupCoordinator, memberId: string, generationId: number, instanceId: string | null, assignments: { memberId: string; assignment: Buffer }[] = []) =>
+    c.handleSyncGroup({ groupId: 'g', generationId, memberId, groupInstanceId: instanceId, assignments });
+  const commit = (c: GroupCoordinator, memberId: string, instanceId: string | null) =>
+    c.handleCommitOffsets({
+      groupId: 'g',
+      generationId: 1,
+      memberId,
+      groupInstanceId: instanceId,
+      retentionTimeMs: -1,
+      topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: 1, committedLeaderEpoch: -1, commitTimestamp: -1, committedMetadata: null }] }],
+    });
+
+  /** Two static members a and b, synced into a Stable generation 1 (a leads). */
+  async function stableStaticGroup(log?: MemoryOffsetsLog, rebalanceTimeoutMs = 2000) {
+    const started1 = await started(log);
+    const { c } = started1;
+    // A static member joins without MEMBER_ID_REQUIRED, even at JoinGroup v4+.
+    const [ja, jb] = await Promise.all([c.handleJoinGroup(staticJoin('a', '', rebalanceTimeoutMs), ctx), c.handleJoinGroup(staticJoin('b', '', rebalanceTimeoutMs), ctx)]);
+    expect(ja).toMatchObject({ errorCode: 0, generationId: 1 });
+    expect(ja.memberId.startsWith('a-')).toBe(true);
+    expect(jb.memberId.startsWith('b-')).toBe(true);
+    expect(ja.members.map((m) => m.groupInstanceId).sort()).toEqual(['a', 'b']);
+    await Promise.all([
+      sync(c, ja.memberId, 1, 'a', [
+        { memberId: ja.memberId, assignment: Buffer.from('A') },
+        { memberId: jb.memberId, assignment: Buffer.from('B') },
+      ]),
+      sync(c, jb.memberId, 1, 'b'),
+    ]);
+    return { ...started1, a: ja.memberId, b: jb.memberId };
+  }
+
+  it('lets a restarted instance take its place without a rebalance, and fences the old member id', async () => {
+    const { c, a, b } = await stableStaticGroup();
+    const again = await c.handleJoinGroup(staticJoin('b'), ctx);
+    // The current generation at once, with the old leader so that the new id does not assign.
+    expect(again).toMatchObject({ errorCode: 0, generationId: 1, leader: a, members: [] });
+    expect(again.memberId).not.toBe(b);
+    expect(c.handleDescribeGroup('g').groupState).toBe('Stable');
+    expect(c.handleHeartbeat('g', b, 1, 'b')).toBe(ErrorCode.FENCED_INSTANCE_ID);
+    expect((await sync(c, b, 1, 'b')).errorCode).toBe(ErrorCode.FENCED_INSTANCE_ID);
+    expect((await commit(c, b, 'b'))[0]!.partitions[0]!.errorCode).toBe(ErrorCode.FENCED_INSTANCE_ID);
+    expect((await c.handleJoinGroup(staticJoin('b', b), ctx)).errorCode).toBe(ErrorCode.FENCED_INSTANCE_ID);
+    // The new id holds b's assignment and session.
+    expect(await sync(c, again.memberId, 1, 'b')).toMatchObject({ errorCode: 0, assignment: Buffer.from('B') });
+    expect(c.handleHeartbeat('g', again.memberId, 1, 'b')).toBe(ErrorCode.NONE);
+    expect((await commit(c, again.memberId, 'b'))[0]!.partitions[0]!.errorCode).toBe(ErrorCode.NONE);
+    // An instance id the group does not know, with a member id: reset and join again.
+    expect((await c.handleJoinGroup(staticJoin('zz', a), ctx)).errorCode).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
+    expect(c.handleDescribeGroup('g').members.map((m) => m.groupInstanceId).sort()).toEqual(['a', 'b']);
+  });
+
+  it('LeaveGroup v3+ answers per member: by group.instance.id alone, and FENCED_INSTANCE_ID for a stale id', async () => {
+    const { c, a, b } = await stableStaticGroup();
+    const res = c.handleLeaveGroup('g', [
+      { memberId: 'stale', groupInstanceId: 'a' },
+      { memberId: '', groupInstanceId: 'b' },
+      { memberId: 'nobody', groupInstanceId: null },
+    ]);
+    expect(res).toEqual({
+      errorCode: 0,
+      members: [
+        { memberId: 'stale', groupInstanceId: 'a', errorCode: ErrorCode.FENCED_INSTANCE_ID },
+        { memberId: '', groupInstanceId: 'b', errorCode: ErrorCode.NONE },
+        { memberId: 'nobody', groupInstanceId: null, errorCode: ErrorCode.UNKNOWN_MEMBER_ID },
+      ],
+    });
+    expect(c.handleDescribeGroup('g').members.map((m) => m.memberId)).toEqual([a]);
+    expect(c.handleHeartbeat('g', a, 1, 'a')).toBe(ErrorCode.REBALANCE_IN_PROGRESS);
+    expect(c.handleHeartbeat('g', b, 1, 'b')).toBe(ErrorCode.UNKNOWN_MEMBER_ID);
+  });
+
+  it('keeps a static member that does not rejoin a rebalance, and hands leadership to one that did', async () => {
+    const { c, a, b } = await stableStaticGroup(undefined, 300);
+    // b (a follower) changes its subscription; a, the leader, stays silent.
+    const joined = await c.handleJoinGroup(staticJoin('b', b, 300, Buffer.from([2])), ctx);
+    expect(joined).toMatchObject({ errorCode: 0, generationId: 2, leader: b });
+    // Both are still members: the static a is kept until its session expires.
+    expect(joined.members.map((m) => m.memberId).sort()).toEqual([a, b].sort());
+    expect(c.handleHeartbeat('g', a, 2, 'a')).toBe(ErrorCode.REBALANCE_IN_PROGRESS);
+  });
+
+  it('rebuilds the instance map when a new coordinator loads the group', async () => {
+    const log = new MemoryOffsetsLog();
+    const { c, a, b } = await stableStaticGroup(log);
+    c.onResignation(0);
+    const { c: c2 } = await started(log);
+    expect(c2.handleHeartbeat('g', a, 1, 'a')).toBe(ErrorCode.NONE);
+    expect(c2.handleHeartbeat('g', a, 1, 'b')).toBe(ErrorCode.FENCED_INSTANCE_ID);
+    const again = await c2.handleJoinGroup(staticJoin('b'), ctx);
+    expect(again).toMatchObject({ errorCode: 0, generationId: 1, leader: a });
+    expect(c2.handleHeartbeat('g', b, 1, 'b')).toBe(ErrorCode.FENCED_INSTANCE_ID);
+  });
+});

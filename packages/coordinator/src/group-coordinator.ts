@@ -134,7 +134,9 @@ export class GroupCoordinator {
   #doUnknownJoin(group: GroupMetadata, req: JoinGroupRequest, ctx: JoinContext, respond: (r: JoinGroupResponse) => void): void {
     if (group.is('Dead')) return respond(joinError('', ErrorCode.COORDINATOR_NOT_AVAILABLE));
     if (!group.supportsProtocols(req.protocolType, req.protocols)) return respond(joinError('', ErrorCode.INCONSISTENT_GROUP_PROTOCOL));
-    const memberId = `${ctx.clientId}-${randomUUID()}`;
+    // Kafka's generateMemberId: a static member's id starts with its group.instance.id.
+    const memberId = `${req.groupInstanceId ?? ctx.clientId}-${randomUUID()}`;
+    if (group.hasStaticMember(req.groupInstanceId)) return this.#rejoinStaticMember(group, req.groupInstanceId, memberId, req, respond);
     if (ctx.requireKnownMemberId && req.groupInstanceId === null) {
       // KIP-394: hand out the id first; the member must join again with it before its session runs out.
       const timer = setTimeout(() => this.#removePendingMember(group, memberId), req.sessionTimeoutMs);
@@ -143,6 +145,37 @@ export class GroupCoordinator {
       return respond(joinError(memberId, ErrorCode.MEMBER_ID_REQUIRED));
     }
     this.#addMemberAndRebalance(group, memberId, req, ctx, respond);
+  }
+
+  /**
+   * KIP-345 (Kafka 2.4's doUnknownJoinGroup): a known group.instance.id joining without its member id is the
+   * same instance restarted. It takes a new member id in the old member's place; the old id is fenced (its
+   * parked requests answered FENCED_INSTANCE_ID). A Stable or CompletingRebalance group does not rebalance:
+   * the member gets the current generation back at once, with the old leader id so that it does not assign.
+   */
+  #rejoinStaticMember(group: GroupMetadata, instanceId: string, newMemberId: string, req: JoinGroupRequest, respond: (r: JoinGroupResponse) => void): void {
+    const oldMemberId = group.staticMembers.get(instanceId)!;
+    this.#logger.info({ group: group.groupId, instanceId, oldMemberId, newMemberId }, 'static member rejoined with an unknown member id; fencing the old one');
+    const currentLeader = group.leaderId;
+    const old = group.members.get(oldMemberId)!;
+    this.#invokeJoin(old, joinError(oldMemberId, ErrorCode.FENCED_INSTANCE_ID));
+    this.#invokeSync(old, { throttleTimeMs: 0, errorCode: ErrorCode.FENCED_INSTANCE_ID, assignment: Buffer.alloc(0) });
+    const member = group.replaceStaticMember(oldMemberId, newMemberId);
+    this.#scheduleHeartbeat(group, member, member.sessionTimeoutMs);
+    member.supportedProtocols = req.protocols.map((p) => ({ name: p.name, metadata: Buffer.from(p.metadata) }));
+    member.awaitingJoin = respond;
+    if (group.is('Stable') || group.is('CompletingRebalance')) {
+      this.#invokeJoin(member, {
+        throttleTimeMs: 0,
+        errorCode: ErrorCode.NONE,
+        generationId: group.generationId,
+        protocolName: group.protocolName ?? '',
+        leader: currentLeader ?? '',
+        memberId: newMemberId,
+        members: [],
+      });
+    }
+    // PreparingRebalance: it waits for the join to complete like everyone else.
   }
 
   #doCurrentMemberJoin(group: GroupMetadata, req: JoinGroupRequest, ctx: JoinContext, respond: (r: JoinGroupResponse) => void): void {
@@ -155,8 +188,11 @@ export class GroupCoordinator {
       group.pendingMembers.delete(memberId);
       return this.#addMemberAndRebalance(group, memberId, req, ctx, respond);
     }
+    // An older incarnation of a static member, or a duplicate instance: it must shut down (KIP-345).
+    if (group.isStaticMemberFenced(memberId, req.groupInstanceId)) return respond(joinError(memberId, ErrorCode.FENCED_INSTANCE_ID));
     const member = group.members.get(memberId);
-    if (!member) return respond(joinError(memberId, ErrorCode.UNKNOWN_MEMBER_ID));
+    // Unknown id, or a group.instance.id the group does not know: the member resets its id and joins again.
+    if (!member || (req.groupInstanceId !== null && !group.hasStaticMember(req.groupInstanceId))) return respond(joinError(memberId, ErrorCode.UNKNOWN_MEMBER_ID));
     switch (group.state) {
       case 'PreparingRebalance':
         return this.#updateMemberAndRebalance(group, member, req, respond);
@@ -266,11 +302,18 @@ export class GroupCoordinator {
 
   #completeJoin(group: GroupMetadata): void {
     if (group.is('Dead')) return;
+    // Dynamic members that did not rejoin go; static ones stay until their session runs out (KIP-345).
     for (const m of [...group.members.values()]) {
-      if (m.isAwaitingJoin) continue;
+      if (m.isAwaitingJoin || m.isStaticMember) continue;
       this.#logger.info({ group: group.groupId, member: m.memberId }, 'member did not rejoin in time; removing it');
       clearTimeout(m.heartbeatTimer);
       group.remove(m.memberId);
+    }
+    if (!group.maybeElectNewJoinedLeader() && group.members.size > 0) {
+      // Only static members that have not rejoined are left: wait another rebalance timeout for them or their sessions.
+      this.#logger.warn({ group: group.groupId }, 'no member rejoined; the rebalance waits another rebalance timeout');
+      this.#armJoinTimer(group, group.rebalanceTimeoutMs(), false);
+      return;
     }
     group.initNextGeneration();
     if (group.is('Empty')) {
@@ -359,6 +402,7 @@ export class GroupCoordinator {
     const group = this.manager.getGroup(req.groupId);
     if (!group) return fail(ErrorCode.UNKNOWN_MEMBER_ID);
     if (group.is('Dead')) return fail(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+    if (group.isStaticMemberFenced(req.memberId, req.groupInstanceId)) return fail(ErrorCode.FENCED_INSTANCE_ID);
     const member = group.members.get(req.memberId);
     if (!member) return fail(ErrorCode.UNKNOWN_MEMBER_ID);
     if (req.generationId !== group.generationId) return fail(ErrorCode.ILLEGAL_GENERATION);
@@ -412,7 +456,7 @@ export class GroupCoordinator {
 
   // ---------------------------------------------------------------- Heartbeat
 
-  handleHeartbeat(groupId: string, memberId: string, generationId: number): number {
+  handleHeartbeat(groupId: string, memberId: string, generationId: number, groupInstanceId: string | null = null): number {
     if (!this.#active) return ErrorCode.COORDINATOR_NOT_AVAILABLE;
     // While the partition loads, the member keeps its session (it cannot be checked yet).
     if (this.manager.isGroupLoading(groupId)) return ErrorCode.NONE;
@@ -420,6 +464,8 @@ export class GroupCoordinator {
     if (status !== ErrorCode.NONE) return status;
     const group = this.manager.getGroup(groupId);
     if (!group) return ErrorCode.UNKNOWN_MEMBER_ID;
+    if (group.is('Dead')) return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    if (group.isStaticMemberFenced(memberId, groupInstanceId)) return ErrorCode.FENCED_INSTANCE_ID;
     const member = group.members.get(memberId);
     switch (group.state) {
       case 'Dead':
@@ -445,14 +491,16 @@ export class GroupCoordinator {
     const group = this.manager.getGroup(groupId);
     if (!group) return { errorCode: ErrorCode.UNKNOWN_MEMBER_ID, members: leaving.map((m) => ({ ...m, errorCode: ErrorCode.UNKNOWN_MEMBER_ID })) };
     if (group.is('Dead')) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, members: [] };
+    // v3+ (KIP-345) name members by member id and/or group.instance.id; each gets its own answer.
     const members = leaving.map((l): MemberResponse => {
-      if (group.pendingMembers.has(l.memberId)) {
+      if (l.memberId !== '' && group.isStaticMemberFenced(l.memberId, l.groupInstanceId)) return { ...l, errorCode: ErrorCode.FENCED_INSTANCE_ID };
+      if (group.pendingMembers.has(l.memberId) && !group.members.has(l.memberId)) {
         this.#removePendingMember(group, l.memberId);
         return { ...l, errorCode: ErrorCode.NONE };
       }
-      const member = group.members.get(l.memberId);
+      const member = group.hasStaticMember(l.groupInstanceId) ? group.members.get(group.staticMembers.get(l.groupInstanceId)!) : group.members.get(l.memberId);
       if (!member) return { ...l, errorCode: ErrorCode.UNKNOWN_MEMBER_ID };
-      this.#logger.info({ group: groupId, member: l.memberId }, 'member left the group');
+      this.#logger.info({ group: groupId, member: member.memberId, instanceId: member.groupInstanceId }, 'member left the group');
       this.#removeMemberAndUpdateGroup(group, member, 'left the group');
       return { ...l, errorCode: ErrorCode.NONE };
     });
@@ -503,6 +551,7 @@ export class GroupCoordinator {
 
   #commitError(group: GroupMetadata, req: OffsetCommitRequest): number {
     if (group.is('Dead')) return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    if (group.isStaticMemberFenced(req.memberId, req.groupInstanceId)) return ErrorCode.FENCED_INSTANCE_ID;
     if (req.generationId < 0 && group.is('Empty')) return ErrorCode.NONE;
     if (group.is('CompletingRebalance')) return ErrorCode.REBALANCE_IN_PROGRESS;
     const member = group.members.get(req.memberId);

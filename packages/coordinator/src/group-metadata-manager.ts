@@ -252,6 +252,7 @@ export class GroupMetadataManager {
       });
       member.assignment = m.assignment;
       group.members.set(member.memberId, member);
+      if (member.groupInstanceId !== null) group.staticMembers.set(member.groupInstanceId, member.memberId);
     }
     group.leaderId = record.leader;
     group.subscribedTopics = group.computeSubscribedTopics();

@@ -42,6 +42,8 @@ export class GroupMetadata {
   leaderId: string | null = null;
   currentStateTimestamp: number;
   readonly members = new Map<string, MemberMetadata>();
+  /** Static members (KIP-345): group.instance.id -> the member id it currently holds. */
+  readonly staticMembers = new Map<string, string>();
   /** Members given an id with MEMBER_ID_REQUIRED that have not joined with it yet. */
   readonly pendingMembers = new Map<string, NodeJS.Timeout>();
   readonly offsets = new Map<string, { topic: string; partition: number; value: OffsetAndMetadata }>();
@@ -83,12 +85,56 @@ export class GroupMetadata {
     if (this.members.size === 0) this.protocolType = member.protocolType;
     if (this.leaderId === null) this.leaderId = member.memberId;
     this.members.set(member.memberId, member);
+    if (member.groupInstanceId !== null) this.staticMembers.set(member.groupInstanceId, member.memberId);
   }
 
-  /** Removes a member; a departed leader is replaced by any remaining member. */
+  /** Removes a member (and its static instance); a departed leader is replaced by any remaining member. */
   remove(memberId: string): void {
+    const member = this.members.get(memberId);
     this.members.delete(memberId);
+    const instanceId = member?.groupInstanceId ?? null;
+    if (instanceId !== null && this.staticMembers.get(instanceId) === memberId) this.staticMembers.delete(instanceId);
     if (this.leaderId === memberId) this.leaderId = this.members.size > 0 ? this.members.keys().next().value! : null;
+  }
+
+  hasStaticMember(groupInstanceId: string | null): groupInstanceId is string {
+    return groupInstanceId !== null && this.staticMembers.has(groupInstanceId);
+  }
+
+  /**
+   * Kafka's isStaticMemberFenced: the request names a known group.instance.id but a member id that is not the
+   * one the instance holds now (an older incarnation of a restarted instance, or a duplicate): FENCED_INSTANCE_ID.
+   */
+  isStaticMemberFenced(memberId: string, groupInstanceId: string | null): boolean {
+    return this.hasStaticMember(groupInstanceId) && this.staticMembers.get(groupInstanceId) !== memberId;
+  }
+
+  /** A static member rejoining with an unknown id takes a new member id and keeps its place (and leadership). */
+  replaceStaticMember(oldMemberId: string, newMemberId: string): MemberMetadata {
+    const member = this.members.get(oldMemberId);
+    if (!member || member.groupInstanceId === null) throw new Error(`group ${this.groupId}: cannot replace ${oldMemberId}, not a static member`);
+    this.members.delete(oldMemberId);
+    member.memberId = newMemberId;
+    this.members.set(newMemberId, member);
+    if (this.leaderId === oldMemberId) this.leaderId = newMemberId;
+    this.staticMembers.set(member.groupInstanceId, newMemberId);
+    return member;
+  }
+
+  /**
+   * Kafka's maybeElectNewJoinedLeader: a leader that did not rejoin (a static member may stay without rejoining)
+   * hands leadership to any member that did. False when there is no leader or nobody rejoined.
+   */
+  maybeElectNewJoinedLeader(): boolean {
+    if (this.leaderId === null) return false;
+    if (this.members.get(this.leaderId)?.isAwaitingJoin) return true;
+    for (const m of this.members.values()) {
+      if (m.isAwaitingJoin) {
+        this.leaderId = m.memberId;
+        return true;
+      }
+    }
+    return false;
   }
 
   isLeader(memberId: string): boolean {

@@ -7,7 +7,8 @@ export interface Protocol {
 
 /** One member of a group (Kafka's MemberMetadata): its protocols, assignment, and the requests it has parked. */
 export class MemberMetadata {
-  readonly memberId: string;
+  /** Changes only when a static member rejoins with an unknown id (KIP-345: the instance gets a new member id). */
+  memberId: string;
   readonly groupInstanceId: string | null;
   readonly clientId: string;
   readonly clientHost: string;
@@ -44,6 +45,11 @@ export class MemberMetadata {
     this.sessionTimeoutMs = init.sessionTimeoutMs;
     this.protocolType = init.protocolType;
     this.supportedProtocols = init.supportedProtocols;
+  }
+
+  /** A static member (KIP-345) keeps its place across restarts by its group.instance.id. */
+  get isStaticMember(): boolean {
+    return this.groupInstanceId !== null;
   }
 
   get isAwaitingJoin(): boolean {

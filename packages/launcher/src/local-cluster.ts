@@ -231,8 +231,9 @@ export class LocalCluster {
       started.push(broker.name);
     }
     if (options.wait ?? true) {
-      progress(`waiting for ${this.brokers.length} broker(s) to register and answer`);
+      progress(`waiting for ${this.brokers.length} broker(s) to register and answer, and for a controller`);
       await this.waitForBrokers();
+      await this.waitForController();
     }
     return started;
   }

@@ -36,6 +36,7 @@ import { SaslAuthenticate } from './apis/sasl-authenticate/index.js';
 import { DescribeAcls } from './apis/describe-acls/index.js';
 import { CreateAcls } from './apis/create-acls/index.js';
 import { DeleteAcls } from './apis/delete-acls/index.js';
+import { InitProducerId } from './apis/init-producer-id/index.js';
 
 export type AnyApiDefinition = ApiDefinition<any, any>;
 
@@ -63,6 +64,7 @@ const API_TABLE: ReadonlyMap<number, AnyApiDefinition> = new Map<number, AnyApiD
     CreateTopics,
     DeleteTopics,
     DeleteRecords,
+    InitProducerId,
     OffsetsForLeaderEpoch,
     DescribeLogDirs,
     CreatePartitions,
@@ -106,6 +108,7 @@ export const ApiKey = {
   CreateTopics: 19,
   DeleteTopics: 20,
   DeleteRecords: 21,
+  InitProducerId: 22,
   OffsetsForLeaderEpoch: 23,
   DescribeAcls: 29,
   CreateAcls: 30,

@@ -57,5 +57,6 @@ export * from './apis/describe-acls/index.js';
 export * from './apis/create-acls/index.js';
 export * from './apis/delete-acls/index.js';
 export * from './apis/acl-fields.js';
+export * from './apis/init-producer-id/index.js';
 export { flattenPartitionStates, groupPartitionStates, type TopicGroup } from './apis/topic-grouping.js';
 export * from './sasl/index.js';

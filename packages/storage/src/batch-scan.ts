@@ -19,6 +19,11 @@ export interface BatchHeader {
   attributes: number;
   firstTimestamp: number;
   maxTimestamp: number;
+  /** -1 unless an idempotent or transactional producer wrote the batch. */
+  producerId: number;
+  producerEpoch: number;
+  /** Sequence of the first record, -1 without a producer id. */
+  baseSequence: number;
   recordCount: number;
 }
 
@@ -46,6 +51,9 @@ export function readBatchHeader(buf: Buffer, pos: number, position = pos): Batch
     attributes: buf.readInt16BE(pos + BatchOffsets.attributes),
     firstTimestamp: Number(buf.readBigInt64BE(pos + BatchOffsets.firstTimestamp)),
     maxTimestamp: Number(buf.readBigInt64BE(pos + BatchOffsets.maxTimestamp)),
+    producerId: Number(buf.readBigInt64BE(pos + BatchOffsets.producerId)),
+    producerEpoch: buf.readInt16BE(pos + BatchOffsets.producerEpoch),
+    baseSequence: buf.readInt32BE(pos + BatchOffsets.baseSequence),
     recordCount: buf.readInt32BE(pos + BatchOffsets.recordCount),
   };
 }

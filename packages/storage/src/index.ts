@@ -14,3 +14,6 @@ export { partitionDirName, parseTopicPartitionDir, filenamePrefixFromOffset } fr
 export { splitBatches, readBatchHeader, batchProblem, computeBatchCrc, type BatchHeader } from './batch-scan.js';
 export { nodeIo, type SegmentIo } from './segment-io.js';
 export { LogCleaner, encodeCompactedBatch, DEFAULT_DELETE_RETENTION_MS, type LogCleanerOptions, type CleanResult } from './log-cleaner.js';
+export { ProducerStateManager, DEFAULT_PRODUCER_ID_EXPIRATION_MS, batchLastSequence, type ProducerAppendAnalysis } from './producer-state-manager.js';
+export { ProducerStateEntry, NUM_BATCHES_TO_RETAIN, NO_PRODUCER_ID, NO_PRODUCER_EPOCH, NO_SEQUENCE, type BatchMetadata } from './producer-state.js';
+export { encodeSnapshot, decodeSnapshot, snapshotFileName, SNAPSHOT_FILE_SUFFIX } from './producer-snapshot.js';

@@ -1,5 +1,14 @@
 import { type Logger } from '@gregor/common';
-import { Attributes, CompressionType, decodeRecordSet, encodeRecordBatch, type DecodedRecord } from '@gregor/protocol';
+import {
+  Attributes,
+  CompressionType,
+  DEFAULT_MAX_DECOMPRESSED_BYTES,
+  decodeRecordSet,
+  encodeRecordBatch,
+  type CompressionCodec,
+  type DecodedRecord,
+  type DecodedRecordBatch,
+} from '@gregor/protocol';
 import type { PartitionLog } from './log.js';
 
 /** Kafka's `delete.retention.ms` default: tombstones stay readable this long. */
@@ -15,6 +24,8 @@ export interface LogCleanerOptions {
   isCompacted: (topic: string) => boolean;
   /** `delete.retention.ms` of a topic. */
   deleteRetentionMs: (topic: string) => number;
+  /** The most one batch of a topic may inflate to (default 50 MiB); a batch past it fails that log's cleaning. */
+  maxDecompressedBytes?: (topic: string) => number;
   /** How often logs are checked (Kafka's `log.cleaner.backoff.ms` is 15000). */
   intervalMs: number;
   logger: Logger;
@@ -32,20 +43,84 @@ export interface CleanResult {
 interface Kept {
   offset: number;
   record: DecodedRecord;
+  /** The codec of the batch the record came from: its rewritten batch keeps it (as Kafka's cleaner does). */
+  compression: CompressionCodec;
 }
 
+/** An idempotent producer's identity in a rewritten batch: its id, epoch and the batch's first sequence. */
+export interface CompactedProducer {
+  producerId: number;
+  producerEpoch: number;
+  baseSequence: number;
+}
+
+/** What compaction keeps, in offset order: a record without producer id, or an idempotent producer's batch. */
+type KeptUnit =
+  | { kind: 'record'; kept: Kept }
+  | { kind: 'producer-batch'; baseOffset: number; lastOffset: number; producer: CompactedProducer; compression: CompressionCodec; kept: Kept[] };
+
 /**
- * One uncompressed batch spanning exactly [baseOffset, lastOffset] holding `kept` at their own offsets (gaps
- * between records are what compaction leaves; the span keeps segments contiguous for recovery).
+ * One batch spanning exactly [baseOffset, lastOffset] holding `kept` at their own offsets (gaps between
+ * records are what compaction leaves; the span keeps segments contiguous for recovery), compressed with
+ * `compression`; a batch left empty is uncompressed, as Kafka writes empty batches.
  */
-export function encodeCompactedBatch(baseOffset: number, lastOffset: number, kept: readonly Kept[], emptyTimestamp: number): Buffer {
+export function encodeCompactedBatch(
+  baseOffset: number,
+  lastOffset: number,
+  kept: readonly Omit<Kept, 'compression'>[],
+  emptyTimestamp: number,
+  compression: CompressionCodec = CompressionType.none,
+  producer?: CompactedProducer,
+): Buffer {
   return encodeRecordBatch({
     baseOffset,
-    compression: CompressionType.none,
+    compression: kept.length > 0 ? compression : CompressionType.none,
     firstTimestamp: kept.length > 0 ? kept[0]!.record.timestamp : emptyTimestamp,
+    ...(producer ?? {}),
     lastOffsetDelta: lastOffset - baseOffset,
     records: kept.map(({ offset, record }) => ({ key: record.key, value: record.value, headers: record.headers, timestamp: record.timestamp, offsetDelta: offset - baseOffset })),
   });
+}
+
+/**
+ * Rewritten batches covering exactly [start, end). An idempotent producer's batch keeps its header as Kafka's
+ * cleaner does: same offset range, producer id, epoch and base sequence, with only its kept records (so a replay
+ * of the cleaned log rebuilds the same producer state); one left empty stays only if it is its producer's last
+ * in the range. Other kept records go into batches of up to RECORDS_PER_BATCH that also cover the dropped offsets
+ * around them (empty ones where nothing else is kept).
+ */
+function layOutCompactedBatches(units: readonly KeptUnit[], start: number, end: number, emptyTimestamp: number): Buffer[] {
+  const out: Buffer[] = [];
+  let cursor = start;
+  let plain: Kept[] = [];
+  const coverUpTo = (gapEnd: number) => {
+    // Runs of records from batches of one codec share a batch of at most RECORDS_PER_BATCH records.
+    for (let i = 0; i < plain.length; ) {
+      let j = i + 1;
+      while (j < plain.length && j - i < RECORDS_PER_BATCH && plain[j]!.compression === plain[i]!.compression) j++;
+      const batchEnd = j === plain.length ? gapEnd - 1 : plain[j - 1]!.offset;
+      out.push(encodeCompactedBatch(cursor, batchEnd, plain.slice(i, j), emptyTimestamp, plain[i]!.compression));
+      cursor = batchEnd + 1;
+      i = j;
+    }
+    plain = [];
+    if (cursor < gapEnd) out.push(encodeCompactedBatch(cursor, gapEnd - 1, [], emptyTimestamp));
+    cursor = gapEnd;
+  };
+  const lastOfProducer = new Map<number, KeptUnit>();
+  for (const u of units) if (u.kind === 'producer-batch') lastOfProducer.set(u.producer.producerId, u);
+  for (const u of units) {
+    if (u.kind === 'record') {
+      plain.push(u.kept);
+      continue;
+    }
+    if (u.kept.length === 0 && lastOfProducer.get(u.producer.producerId) !== u) continue;
+    coverUpTo(u.baseOffset);
+    out.push(encodeCompactedBatch(u.baseOffset, u.lastOffset, u.kept, emptyTimestamp, u.compression, u.producer));
+    cursor = u.lastOffset + 1;
+  }
+  coverUpTo(end);
+  return out;
 }
 
 /**
@@ -92,15 +167,16 @@ export class LogCleaner {
     }
   }
 
-  #readRange(log: PartitionLog, from: number, to: number, onRecord: (offset: number, r: DecodedRecord) => void): number {
+  #readRange(log: PartitionLog, from: number, to: number, onRecord: (offset: number, r: DecodedRecord, batch: DecodedRecordBatch) => void): number {
+    const maxDecompressedBytes = this.#opts.maxDecompressedBytes?.(log.topic) ?? DEFAULT_MAX_DECOMPRESSED_BYTES;
     let position = from;
     let bytes = 0;
     while (position < to) {
       const { records } = log.read(position, READ_CHUNK_BYTES, to, true);
       if (records.length === 0) break;
       bytes += records.length;
-      for (const batch of decodeRecordSet(records)) {
-        if ((batch.attributes & Attributes.control) === 0) for (const r of batch.records) if (r.offset >= from && r.offset < to) onRecord(r.offset, r);
+      for (const batch of decodeRecordSet(records, { maxDecompressedBytes })) {
+        if ((batch.attributes & Attributes.control) === 0) for (const r of batch.records) if (r.offset >= from && r.offset < to) onRecord(r.offset, r, batch);
         position = batch.baseOffset + batch.lastOffsetDelta + 1;
       }
     }
@@ -126,31 +202,31 @@ export class LogCleaner {
     });
     const now = this.#time();
     const retention = this.#opts.deleteRetentionMs(log.topic);
-    const kept: Kept[] = [];
+    const units: KeptUnit[] = [];
+    let recordsAfter = 0;
     let recordsBefore = 0;
     let maxTimestamp = -1;
-    const bytesBefore = this.#readRange(log, start, end, (offset, record) => {
+    const bytesBefore = this.#readRange(log, start, end, (offset, record, batch) => {
+      const compression = batch.compression as CompressionCodec;
       recordsBefore++;
       maxTimestamp = Math.max(maxTimestamp, record.timestamp);
+      // Idempotent producers' batches are kept as units (even emptied), so their sequences survive compaction.
+      let unit = units.at(-1);
+      if (batch.producerId >= 0 && !(unit?.kind === 'producer-batch' && unit.baseOffset === batch.baseOffset)) {
+        const producer = { producerId: batch.producerId, producerEpoch: batch.producerEpoch, baseSequence: batch.baseSequence };
+        units.push((unit = { kind: 'producer-batch', baseOffset: batch.baseOffset, lastOffset: batch.baseOffset + batch.lastOffsetDelta, producer, compression, kept: [] }));
+      }
       const key = keyOf(record);
       if (key !== null && latest.get(key) !== offset) return;
       if (record.value === null && now - record.timestamp > retention) return;
-      kept.push({ offset, record });
+      recordsAfter++;
+      if (batch.producerId >= 0 && unit?.kind === 'producer-batch') unit.kept.push({ offset, record, compression });
+      else units.push({ kind: 'record', kept: { offset, record, compression } });
     });
-    if (kept.length === recordsBefore) return null;
-    const batches: Buffer[] = [];
-    let batchStart = bases[0]!;
-    for (let i = 0; i < kept.length || batches.length === 0; i += RECORDS_PER_BATCH) {
-      const chunk = kept.slice(i, i + RECORDS_PER_BATCH);
-      const isLast = i + RECORDS_PER_BATCH >= kept.length;
-      const batchEnd = isLast ? end - 1 : chunk.at(-1)!.offset;
-      batches.push(encodeCompactedBatch(batchStart, batchEnd, chunk, maxTimestamp));
-      batchStart = batchEnd + 1;
-      if (isLast) break;
-    }
-    const records = Buffer.concat(batches);
+    if (recordsAfter === recordsBefore) return null;
+    const records = Buffer.concat(layOutCompactedBatches(units, bases[0]!, end, maxTimestamp));
     log.replaceSegments(cleanable, records);
-    const result = { segments: cleanable.length, recordsBefore, recordsAfter: kept.length, bytesBefore, bytesAfter: records.length };
+    const result = { segments: cleanable.length, recordsBefore, recordsAfter, bytesBefore, bytesAfter: records.length };
     this.#opts.logger.info({ topic: log.topic, partition: log.partition, ...result }, 'log cleaned');
     return result;
   }

@@ -28,6 +28,10 @@ export interface LogManagerOptions {
   flushCheckpointIntervalMs: number;
   io?: SegmentIo;
   time?: () => number;
+  /** `producer.id.expiration.ms`: idempotent producer state idle this long is dropped (default 86400000). */
+  producerIdExpirationMs?: number;
+  /** `producer.id.expiration.check.interval.ms`: how often expired producer ids are removed (default 600000). */
+  producerIdExpirationCheckIntervalMs?: number;
 }
 
 interface HostedLog {
@@ -74,9 +78,11 @@ export class LogManager {
     this.#state = 'running';
     const retention = setInterval(() => this.#runRetention(), this.#options.retentionCheckIntervalMs);
     const checkpoints = setInterval(() => this.#runCheckpoints(), this.#options.flushCheckpointIntervalMs);
+    const producerExpiry = setInterval(() => this.#removeExpiredProducers(), this.#options.producerIdExpirationCheckIntervalMs ?? 600_000);
     retention.unref();
     checkpoints.unref();
-    this.#timers.push(retention, checkpoints);
+    producerExpiry.unref();
+    this.#timers.push(retention, checkpoints, producerExpiry);
   }
 
   getLog(topic: string, partition: number): PartitionLog | undefined {
@@ -188,10 +194,11 @@ export class LogManager {
     if (this.#state !== 'running') throw new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, `log manager is ${this.#state === 'new' ? 'not started' : 'shut down'}`);
   }
 
-  #logExtras(): { io?: SegmentIo; time?: () => number } {
+  #logExtras(): { io?: SegmentIo; time?: () => number; producerIdExpirationMs?: number } {
     return {
       ...(this.#options.io ? { io: this.#options.io } : {}),
       ...(this.#options.time ? { time: this.#options.time } : {}),
+      ...(this.#options.producerIdExpirationMs !== undefined ? { producerIdExpirationMs: this.#options.producerIdExpirationMs } : {}),
     };
   }
 
@@ -296,6 +303,19 @@ export class LogManager {
         log.deleteOldSegments(now);
       } catch (err) {
         this.#logger.error({ err, topic: log.topic, partition: log.partition }, 'retention failed');
+      }
+    }
+  }
+
+  /** Periodic: producer ids idle for producer.id.expiration.ms are forgotten in every log. */
+  #removeExpiredProducers(): void {
+    const now = (this.#options.time ?? Date.now)();
+    for (const log of this.allLogs()) {
+      try {
+        const removed = log.removeExpiredProducers(now);
+        if (removed > 0) this.#logger.info({ topic: log.topic, partition: log.partition, removed }, 'expired producer ids');
+      } catch (err) {
+        this.#logger.error({ err, topic: log.topic, partition: log.partition }, 'producer id expiration failed');
       }
     }
   }

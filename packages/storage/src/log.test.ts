@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { join } from 'node:path';
 import { BatchOffsets } from '@gregor/protocol';
@@ -52,7 +52,7 @@ function codeOf(fn: () => unknown): number | undefined {
 describe('PartitionLog append and read', () => {
   it('assigns offsets and the leader epoch without breaking the CRC', () => {
     const log = openLog();
-    expect(log.appendAsLeader(simpleBatch(3), 4)).toEqual({ firstOffset: 0, lastOffset: 2, maxTimestamp: 1_700_000_000_000, logAppendTimeMs: -1 });
+    expect(log.appendAsLeader(simpleBatch(3), 4)).toEqual({ firstOffset: 0, lastOffset: 2, maxTimestamp: 1_700_000_000_000, logAppendTimeMs: -1, duplicate: false });
     const producerBytes = Buffer.concat([simpleBatch(2), simpleBatch(1)]);
     const copy = Buffer.from(producerBytes);
     expect(log.appendAsLeader(producerBytes, 5)).toMatchObject({ firstOffset: 3, lastOffset: 5 });
@@ -183,6 +183,40 @@ describe('PartitionLog append and read', () => {
     expect(log.offsetForTimestamp(2100)).toEqual({ offset: 6, timestamp: 3005 });
     expect(log.offsetForTimestamp(3500)).toEqual({ offset: 10, timestamp: 4005 });
     expect(log.offsetForTimestamp(4006)).toBeNull();
+  });
+});
+
+describe('PartitionLog legacy offsets (ListOffsets v0)', () => {
+  it("answers as Kafka's legacyFetchOffsetsBefore: segment base offsets by file mtime, then the log end, newest first", () => {
+    const now = 5_000_000;
+    const log = openLog({ segmentBytes: 700 }, { time: () => now });
+    for (let i = 0; i < 6; i++) log.appendAsLeader(makeBatch({ records: [{ value: Buffer.alloc(200) }, { value: Buffer.alloc(10) }] }), 0);
+    const bases = log.segmentBaseOffsets();
+    expect(bases.length).toBeGreaterThanOrEqual(3);
+    // Segment i was last modified at (i + 1) * 1000 s.
+    bases.forEach((base, i) => utimesSync(join(dir.path, 'orders-0', `${String(base).padStart(20, '0')}.log`), (i + 1) * 1000, (i + 1) * 1000));
+    const leo = log.logEndOffset;
+    const newestFirst = [leo, ...[...bases].reverse()];
+    expect(log.legacyOffsetsBefore(-1, 1)).toEqual([leo]);
+    expect(log.legacyOffsetsBefore(-2, 1)).toEqual([0]);
+    expect(log.legacyOffsetsBefore(-1, 100)).toEqual(newestFirst);
+    expect(log.legacyOffsetsBefore(-2, 100)).toEqual([0]);
+    // Before 2500 s: segments 0 (1000 s) and 1 (2000 s) qualify, the newest of them first.
+    expect(log.legacyOffsetsBefore(2_500_000, 100)).toEqual([bases[1], bases[0]]);
+    expect(log.legacyOffsetsBefore(2_500_000, 1)).toEqual([bases[1]]);
+    expect(log.legacyOffsetsBefore(500_000, 100)).toEqual([]);
+    // The log end is stamped now: a timestamp at or after it includes it.
+    expect(log.legacyOffsetsBefore(now, 2)).toEqual([leo, bases[bases.length - 1]]);
+  });
+
+  it('leaves out the log end while the active segment is empty, and never goes below the log start', () => {
+    const log = openLog();
+    expect(log.legacyOffsetsBefore(-1, 10)).toEqual([0]);
+    log.appendAsLeader(simpleBatch(3), 0);
+    expect(log.legacyOffsetsBefore(-1, 10)).toEqual([3, 0]);
+    const trimmed = reopen(log, {}, { logStartOffset: 2 });
+    expect(trimmed.legacyOffsetsBefore(-2, 10)).toEqual([2]);
+    expect(trimmed.legacyOffsetsBefore(-1, 10)).toEqual([3, 2]);
   });
 });
 

@@ -18,8 +18,12 @@ import { SegmentMap } from './segment-map.js';
 import { fsyncDir } from './checkpoint-file.js';
 import { nodeIo, type SegmentIo } from './segment-io.js';
 import { CLEANED_DIR, SWAP_FILE_SUFFIX, completeSwaps } from './segment-swap.js';
+import { batchFirstOffset, NO_PRODUCER_ID } from './producer-state.js';
+import { DEFAULT_PRODUCER_ID_EXPIRATION_MS, ProducerStateManager } from './producer-state-manager.js';
 
 const MAX_RELATIVE_OFFSET = 0x7fffffff;
+/** Batch headers handed to the producer state at once when it is rebuilt from the log. */
+const REPLAY_CHUNK = 1000;
 
 /** LogAppendTime: set the timestamp-type bit and maxTimestamp, both inside the CRC, so the CRC is recomputed. */
 function stampLogAppendTime(batch: Buffer, header: BatchHeader, nowMs: number): void {
@@ -46,14 +50,18 @@ export interface PartitionLogOptions {
   io?: SegmentIo;
   /** Wall clock, default Date.now. */
   time?: () => number;
+  /** `producer.id.expiration.ms`: producer state idle this long is dropped. Default 1 day. */
+  producerIdExpirationMs?: number;
 }
 
 export interface LeaderAppendInfo {
   firstOffset: number;
   lastOffset: number;
   maxTimestamp: number;
-  /** The leader's clock stamped into the batches for LogAppendTime topics, else -1. */
+  /** The leader's clock stamped into the batches for LogAppendTime topics, else -1 (a duplicate: its batch's timestamp). */
   logAppendTimeMs: number;
+  /** A retried idempotent batch already in the log: nothing was appended, the offsets are the original ones. */
+  duplicate: boolean;
 }
 
 /**
@@ -78,6 +86,7 @@ export class PartitionLog {
   #logEndOffset = 0;
   #pendingDeletes = new Map<NodeJS.Timeout, string[]>();
   #closed = false;
+  readonly #producerState: ProducerStateManager;
 
   constructor(options: PartitionLogOptions) {
     validateLogConfig(options.config);
@@ -104,7 +113,18 @@ export class PartitionLog {
       this.recoveryPoint = 0;
     }
     this.leaderEpochCache = cache;
+    this.#producerState = new ProducerStateManager({
+      dir: this.dir,
+      name: `${this.topic}-${this.partition}`,
+      producerIdExpirationMs: options.producerIdExpirationMs ?? DEFAULT_PRODUCER_ID_EXPIRATION_MS,
+      logger: this.#logger,
+    });
     this.#load(hadCleanShutdown, options.logStartOffset);
+  }
+
+  /** Idempotent producers' state of this partition (epochs, last sequences), kept in step with the log. */
+  get producerState(): ProducerStateManager {
+    return this.#producerState;
   }
 
   get logStartOffset(): number {
@@ -140,7 +160,7 @@ export class PartitionLog {
    */
   appendAsLeader(records: Buffer, leaderEpoch: number, options: { inPlace?: boolean } = {}): LeaderAppendInfo {
     this.#checkOpen();
-    if (records.length === 0) return { firstOffset: -1, lastOffset: -1, maxTimestamp: -1, logAppendTimeMs: -1 };
+    if (records.length === 0) return { firstOffset: -1, lastOffset: -1, maxTimestamp: -1, logAppendTimeMs: -1, duplicate: false };
     const batches = splitBatches(records);
     for (const [i, b] of batches.entries()) {
       if (b.size > this.#config.maxMessageBytes) {
@@ -149,27 +169,41 @@ export class PartitionLog {
       if (b.recordCount <= 0 || b.lastOffsetDelta !== b.recordCount - 1) {
         throw new CorruptDataError(`batch ${i}: record count ${b.recordCount} does not match lastOffsetDelta ${b.lastOffsetDelta}`);
       }
+      if (b.producerId !== NO_PRODUCER_ID && b.baseSequence < 0) {
+        throw new GregorError(ErrorCode.INVALID_RECORD, `batch ${i}: producer id ${b.producerId} with invalid base sequence ${b.baseSequence}`);
+      }
     }
     if (records.length > this.#config.segmentBytes) {
       throw new GregorError(ErrorCode.RECORD_LIST_TOO_LARGE, `${records.length} bytes of batches exceed segment.bytes ${this.#config.segmentBytes}`);
     }
-    const out = options.inPlace ? records : Buffer.from(records);
     const logAppendTimeMs = this.#config.messageTimestampType === 'LogAppendTime' ? this.#time() : -1;
     const firstOffset = this.#logEndOffset;
     let next = firstOffset;
     let maxTimestamp = -1;
     const assigned = batches.map((b) => {
-      out.writeBigInt64BE(BigInt(next), b.position + BatchOffsets.baseOffset);
-      out.writeInt32BE(leaderEpoch, b.position + BatchOffsets.partitionLeaderEpoch);
       const a: BatchHeader = { ...b, baseOffset: next, lastOffset: next + b.lastOffsetDelta, partitionLeaderEpoch: leaderEpoch };
-      if (logAppendTimeMs >= 0) stampLogAppendTime(out.subarray(b.position, b.position + b.size), a, logAppendTimeMs);
+      if (logAppendTimeMs >= 0) a.maxTimestamp = logAppendTimeMs;
       next = a.lastOffset + 1;
       maxTimestamp = Math.max(maxTimestamp, a.maxTimestamp);
       return a;
     });
+    // Idempotent producers: a retry of a batch already in the log is answered with its original offsets and
+    // appends nothing; an epoch or sequence error refuses the whole append (Log.analyzeAndValidateProducerState).
+    const { updates, duplicate } = this.#producerState.analyzeAppend(assigned, 'client');
+    if (duplicate) {
+      return { firstOffset: batchFirstOffset(duplicate), lastOffset: duplicate.lastOffset, maxTimestamp: duplicate.timestamp, logAppendTimeMs: duplicate.timestamp, duplicate: true };
+    }
+    const out = options.inPlace ? records : Buffer.from(records);
+    for (const a of assigned) {
+      out.writeBigInt64BE(BigInt(a.baseOffset), a.position + BatchOffsets.baseOffset);
+      out.writeInt32BE(leaderEpoch, a.position + BatchOffsets.partitionLeaderEpoch);
+      if (logAppendTimeMs >= 0) stampLogAppendTime(out.subarray(a.position, a.position + a.size), a, logAppendTimeMs);
+    }
     this.#appendToActive(out, assigned);
+    this.#producerState.update(updates);
+    this.#producerState.updateMapEndOffset(this.#logEndOffset);
     this.leaderEpochCache.assign(leaderEpoch, firstOffset);
-    return { firstOffset, lastOffset: next - 1, maxTimestamp, logAppendTimeMs };
+    return { firstOffset, lastOffset: next - 1, maxTimestamp, logAppendTimeMs, duplicate: false };
   }
 
   /** Follower append: batches keep the leader's offsets and epochs; the first must be >= LEO, the rest contiguous. */
@@ -192,6 +226,9 @@ export class PartitionLog {
     // Segments hold contiguous offsets, so a gap (the leader's log starts later) begins a new segment.
     if (first.baseOffset > this.#logEndOffset) this.#startSegmentAt(first.baseOffset);
     this.#appendToActive(records, batches);
+    // The same producer state as the leader's, so a new leader still recognises retries (no checks here).
+    this.#producerState.loadBatches(batches);
+    this.#producerState.updateMapEndOffset(this.#logEndOffset);
     for (const b of batches) this.leaderEpochCache.assign(b.partitionLeaderEpoch, b.baseOffset);
     return { firstOffset: first.baseOffset, lastOffset: batches.at(-1)!.lastOffset };
   }
@@ -243,6 +280,30 @@ export class PartitionLog {
     return null;
   }
 
+  /**
+   * ListOffsets v0 (Kafka's Log.legacyFetchOffsetsBefore): the candidates are each segment's base offset
+   * (at least the log start) stamped with the segment file's last-modified time, then the log end stamped
+   * now if the active segment holds data. latest (-1) starts at the last candidate, earliest (-2) at the
+   * first, any other timestamp at the newest candidate modified at or before it; up to `maxNumOffsets`
+   * offsets are taken walking back from there, newest first.
+   */
+  legacyOffsetsBefore(timestamp: number, maxNumOffsets: number): number[] {
+    this.#checkOpen();
+    const segments = [...this.#segments.values()];
+    const candidates = segments.map((s) => ({ offset: Math.max(s.baseOffset, this.#logStartOffset), modifiedMs: s.lastModified() }));
+    if (segments[segments.length - 1]!.size > 0) candidates.push({ offset: this.#logEndOffset, modifiedMs: this.#time() });
+    let start: number;
+    if (timestamp === -1) start = candidates.length - 1;
+    else if (timestamp === -2) start = 0;
+    else {
+      start = candidates.length - 1;
+      while (start >= 0 && candidates[start]!.modifiedMs > timestamp) start--;
+    }
+    const out: number[] = [];
+    for (let i = start; i >= 0 && out.length < maxNumOffsets; i--) out.push(candidates[i]!.offset);
+    return out.sort((a, b) => b - a);
+  }
+
   /** Drops every offset >= `offset` (a batch holding it goes whole). */
   truncateTo(offset: number): void {
     this.#checkOpen();
@@ -261,6 +322,8 @@ export class PartitionLog {
     this.leaderEpochCache.truncateFromEnd(this.#logEndOffset);
     this.highWatermark = Math.min(this.highWatermark, this.#logEndOffset);
     this.recoveryPoint = Math.min(this.recoveryPoint, this.#logEndOffset);
+    // Producer state rolls back with the log: the last snapshot at or below the new end plus the log after it.
+    this.#rebuildProducerState(this.#logEndOffset, false);
     this.#logger.info({ topic: this.topic, partition: this.partition, offset, logEndOffset: this.#logEndOffset, bytesDropped: dropped }, 'truncated log');
   }
 
@@ -275,6 +338,8 @@ export class PartitionLog {
     this.recoveryPoint = offset;
     this.highWatermark = offset;
     this.leaderEpochCache.clear();
+    this.#producerState.truncate();
+    this.#producerState.updateMapEndOffset(offset);
   }
 
   /**
@@ -294,6 +359,8 @@ export class PartitionLog {
     if (newLogStartOffset <= this.#logStartOffset) return false;
     this.#logStartOffset = newLogStartOffset;
     this.leaderEpochCache.truncateFromStart(newLogStartOffset);
+    // Producers whose last batch is now below the start are forgotten, and older snapshots deleted (Kafka does the same).
+    this.#producerState.truncateHead(newLogStartOffset);
     const deleted = this.#deleteSegmentsBelowLogStart();
     this.#logger.info({ topic: this.topic, partition: this.partition, logStartOffset: newLogStartOffset, segmentsDeleted: deleted }, 'incremented log start offset');
     return true;
@@ -337,6 +404,7 @@ export class PartitionLog {
     for (const segment of deletable) this.#removeSegment(segment);
     this.#logStartOffset = Math.max(this.#logStartOffset, this.#segments.first()!.baseOffset);
     this.leaderEpochCache.truncateFromStart(this.#logStartOffset);
+    this.#producerState.truncateHead(this.#logStartOffset);
     this.#logger.info(
       { topic: this.topic, partition: this.partition, segments: deletable.length, logStartOffset: this.#logStartOffset },
       'retention deleted segments',
@@ -392,9 +460,23 @@ export class PartitionLog {
     this.recoveryPoint = this.#logEndOffset;
   }
 
-  /** Closes the files (no flush: the log manager flushes before a clean shutdown). Pending deletions finish now. */
+  /** Producer ids idle for producer.id.expiration.ms are forgotten; returns how many. */
+  removeExpiredProducers(nowMs: number): number {
+    this.#checkOpen();
+    return this.#producerState.removeExpiredProducers(nowMs);
+  }
+
+  /**
+   * Closes the files (no flush: the log manager flushes before a clean shutdown) after a producer state snapshot
+   * at LEO, so the next load needs no replay. Pending deletions finish now.
+   */
   close(): void {
     if (this.#closed) return;
+    try {
+      this.#producerState.takeSnapshot(true);
+    } catch (err) {
+      this.#logger.error({ err, topic: this.topic, partition: this.partition }, 'writing the producer state snapshot at close failed');
+    }
     this.#closed = true;
     for (const segment of this.#segments.values()) segment.close();
     for (const [timer, paths] of this.#pendingDeletes) {
@@ -448,11 +530,16 @@ export class PartitionLog {
     }
   }
 
-  /** New active segment at `baseOffset`; the old one is flushed, so the recovery point moves up to it. */
+  /**
+   * New active segment at `baseOffset`; the old one is flushed, so the recovery point moves up to it. A producer
+   * state snapshot is taken at the new base, so a reload replays at most the active segment.
+   */
   #roll(baseOffset: number): void {
     const previous = this.#active();
     previous.onBecomeInactive();
     this.#addSegment(new LogSegment(this.dir, baseOffset, this.#segmentOptions(), true, this.#time()));
+    this.#producerState.updateMapEndOffset(baseOffset);
+    this.#producerState.takeSnapshot();
     for (const segment of this.#segments.from(this.recoveryPoint)) if (segment.baseOffset < baseOffset) segment.flush();
     this.recoveryPoint = Math.max(this.recoveryPoint, Math.min(baseOffset, this.#logEndOffset));
   }
@@ -467,7 +554,11 @@ export class PartitionLog {
       this.#roll(baseOffset);
     }
     this.#logEndOffset = baseOffset;
-    if (this.#segments.size === 1) this.#logStartOffset = baseOffset;
+    this.#producerState.updateMapEndOffset(baseOffset);
+    if (this.#segments.size === 1) {
+      this.#logStartOffset = baseOffset;
+      this.#producerState.truncateHead(baseOffset);
+    }
   }
 
   /** Unlinks a segment from the log; its files become `*.deleted` and vanish after fileDeleteDelayMs. */
@@ -553,5 +644,58 @@ export class PartitionLog {
     this.highWatermark = this.#logStartOffset;
     this.leaderEpochCache.truncateFromEnd(this.#logEndOffset);
     this.leaderEpochCache.truncateFromStart(this.#logStartOffset);
+    this.#rebuildProducerState(this.#logEndOffset, hadCleanShutdown);
+  }
+
+  /**
+   * Brings producer state to `lastOffset` (Kafka 2.4's Log.rebuildProducerState): from the newest snapshot at or
+   * below it, replaying the batches after it as replicated appends, then a snapshot at `lastOffset`. A log with no
+   * snapshot after a clean shutdown (written before gregor kept producer state) is not scanned: empty snapshots go
+   * at the last two segment bases and the end instead.
+   */
+  #rebuildProducerState(lastOffset: number, reloadFromCleanShutdown: boolean): void {
+    const ps = this.#producerState;
+    const bases = this.#segments.baseOffsets();
+    const offsetsToSnapshot = new Set([...bases.slice(-2), lastOffset]);
+    if (reloadFromCleanShutdown && ps.latestSnapshotOffset() === null) {
+      for (const offset of [...offsetsToSnapshot].sort((a, b) => a - b)) {
+        ps.updateMapEndOffset(offset);
+        ps.takeSnapshot();
+      }
+      return;
+    }
+    // A log that had no producers before truncating has none after it: skip the reload.
+    const isEmptyBeforeTruncation = ps.isEmpty && ps.mapEndOffset >= lastOffset;
+    ps.truncateAndReload(this.#logStartOffset, lastOffset, this.#time());
+    if (lastOffset > ps.mapEndOffset && !isEmptyBeforeTruncation) {
+      const segments = this.#segments.values();
+      for (let i = 0; i < segments.length; i++) {
+        const segment = segments[i]!;
+        const end = segments[i + 1]?.baseOffset ?? Infinity;
+        if (end <= ps.mapEndOffset || segment.baseOffset >= lastOffset) continue;
+        const start = Math.max(segment.baseOffset, ps.mapEndOffset, this.#logStartOffset);
+        ps.updateMapEndOffset(start);
+        if (offsetsToSnapshot.has(segment.baseOffset)) ps.takeSnapshot();
+        this.#replayProducerBatches(segment, start, lastOffset);
+      }
+    }
+    ps.updateMapEndOffset(lastOffset);
+    ps.takeSnapshot();
+  }
+
+  /** Feeds the batches of `segment` from the one holding `from` up to (not including) `to` into producer state. */
+  #replayProducerBatches(segment: LogSegment, from: number, to: number): void {
+    const first = segment.translateOffset(from);
+    if (!first) return;
+    let chunk: BatchHeader[] = [];
+    for (const h of segment.headersFrom(first.position)) {
+      if (h.baseOffset >= to) break;
+      chunk.push(h);
+      if (chunk.length === REPLAY_CHUNK) {
+        this.#producerState.loadBatches(chunk);
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) this.#producerState.loadBatches(chunk);
   }
 }

@@ -90,6 +90,11 @@ export class LogSegment {
     return this.#state.maxTimestamp >= 0 ? this.#state.maxTimestamp : this.#io.fstatSync(this.#fd).mtimeMs;
   }
 
+  /** The log file's modification time in ms (Kafka's LogSegment.lastModified, what ListOffsets v0 compares). */
+  lastModified(): number {
+    return Math.floor(this.#io.fstatSync(this.#fd).mtimeMs);
+  }
+
   fileSize(): number {
     return this.#io.fstatSync(this.#fd).size;
   }

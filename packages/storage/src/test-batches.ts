@@ -42,6 +42,10 @@ export function makeBatch(options: {
   firstTimestamp?: number;
   baseOffset?: number;
   partitionLeaderEpoch?: number;
+  /** Idempotent producer fields (default -1: none). */
+  producerId?: number;
+  producerEpoch?: number;
+  baseSequence?: number;
 }): Buffer {
   const { records } = options;
   const firstTimestamp = options.firstTimestamp ?? 1_700_000_000_000;
@@ -56,9 +60,9 @@ export function makeBatch(options: {
   batch.writeBigInt64BE(BigInt(firstTimestamp), BatchOffsets.firstTimestamp);
   const maxDelta = Math.max(0, ...records.map((r) => r.timestampDelta ?? 0));
   batch.writeBigInt64BE(BigInt(firstTimestamp + maxDelta), BatchOffsets.maxTimestamp);
-  batch.writeBigInt64BE(-1n, BatchOffsets.producerId);
-  batch.writeInt16BE(-1, BatchOffsets.producerEpoch);
-  batch.writeInt32BE(-1, BatchOffsets.baseSequence);
+  batch.writeBigInt64BE(BigInt(options.producerId ?? -1), BatchOffsets.producerId);
+  batch.writeInt16BE(options.producerEpoch ?? -1, BatchOffsets.producerEpoch);
+  batch.writeInt32BE(options.baseSequence ?? -1, BatchOffsets.baseSequence);
   batch.writeInt32BE(records.length, BatchOffsets.recordCount);
   body.copy(batch, BATCH_HEADER_SIZE);
   batch.writeUInt32BE(crc32c(batch.subarray(BatchOffsets.attributes)) >>> 0, BatchOffsets.crc);
@@ -96,4 +100,10 @@ export function testConfig(overrides: Partial<LogConfig> = {}): LogConfig {
     fileDeleteDelayMs: 0,
     ...overrides,
   };
+}
+
+/** An idempotent producer's batch of `count` records starting at sequence `baseSequence`. */
+export function producerBatch(producerId: number, producerEpoch: number, baseSequence: number, count = 1, timestamp = Date.now()): Buffer {
+  const records = Array.from({ length: count }, (_, i) => ({ value: Buffer.from(`p${producerId}-e${producerEpoch}-s${baseSequence + i}`) }));
+  return makeBatch({ records, firstTimestamp: timestamp, producerId, producerEpoch, baseSequence });
 }

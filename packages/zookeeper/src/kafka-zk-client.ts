@@ -4,6 +4,7 @@ import { ZkError, ZkErrorCode } from './zk-errors.js';
 import type { ZkOp, ZkStat, ZkWatcher } from './zk-types.js';
 import { BrokerIdInUseError, ControllerMovedError, TopicExistsError } from './kafka-zk-errors.js';
 import * as paths from './paths.js';
+import { decodeProducerIdBlock, encodeProducerIdBlock, nextProducerIdBlock, type ProducerIdBlock } from './producer-id-block.js';
 import {
   decodeBrokerRegistration,
   decodeConsumerOffset,
@@ -76,6 +77,9 @@ export interface PartitionStateCreateResult extends TopicPartition {
   zkVersion: number | null;
   error: Error | null;
 }
+
+/** Contention on /latest_producer_id_block is between a few brokers; this many lost races means something is wrong. */
+const MAX_PRODUCER_ID_BLOCK_ATTEMPTS = 100;
 
 function isCode(error: unknown, code: number): boolean {
   return error instanceof ZkError && error.zkCode === code;
@@ -435,6 +439,46 @@ export class KafkaZkClient {
 
   async deleteAdminPath(path: typeof paths.reassignPartitionsPath | typeof paths.preferredReplicaElectionPath): Promise<void> {
     await this.zk.deleteRecursive(path);
+  }
+
+  // ---- producer ids (/latest_producer_id_block) -------------------------------------------------
+
+  /**
+   * Claims the next block of producer ids for `brokerId` (Kafka's ProducerIdManager.getNewProducerIdBlock): read
+   * the block and its zkVersion, write the following block conditionally on that version. A lost race re-reads;
+   * a BADVERSION whose stored block is ours counts as success (our own write, retried by the client library).
+   * A broker must claim one block at a time: two concurrent claims of one broker could both see "ours".
+   */
+  async claimProducerIdBlock(brokerId: number): Promise<ProducerIdBlock> {
+    const path = paths.latestProducerIdBlockPath;
+    for (let attempt = 1; ; attempt++) {
+      if (attempt > MAX_PRODUCER_ID_BLOCK_ATTEMPTS) throw new Error(`could not claim a producer id block in ${MAX_PRODUCER_ID_BLOCK_ATTEMPTS} attempts`);
+      const node = await this.zk.getDataOrNull(path);
+      if (!node) {
+        await this.zk.createIfAbsent(path);
+        continue;
+      }
+      const next = nextProducerIdBlock(brokerId, decodeProducerIdBlock(node.data));
+      const data = encodeProducerIdBlock(next);
+      try {
+        await this.zk.setData(path, data, node.stat.version);
+        return next;
+      } catch (error) {
+        if (isCode(error, ZkErrorCode.BAD_VERSION)) {
+          const now = await this.zk.getDataOrNull(path);
+          if (now && now.data.equals(data)) return next;
+          continue;
+        }
+        if (isCode(error, ZkErrorCode.NO_NODE)) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** The last claimed block, or null if none was claimed yet. */
+  async getProducerIdBlock(): Promise<ProducerIdBlock | null> {
+    const node = await this.zk.getDataOrNull(paths.latestProducerIdBlockPath);
+    return node ? decodeProducerIdBlock(node.data) : null;
   }
 
   // ---- old high-level consumer (/consumers/<g>/...) ------------------------------------------------

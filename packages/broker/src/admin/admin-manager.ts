@@ -22,6 +22,12 @@ export interface TopicResult {
   errorMessage: string | null;
 }
 
+/** A CreateTopics outcome; a success also carries the planned layout (CreateTopics v5 echoes it). */
+export interface CreatedTopicResult extends TopicResult {
+  numPartitions?: number;
+  replicationFactor?: number;
+}
+
 /**
  * Topic administration through ZooKeeper, as Kafka's AdminManager/AdminZkClient: the broker writes
  * /config/topics/<t> and /brokers/topics/<t>, and the controller, watching those, elects leaders.
@@ -68,8 +74,8 @@ export class AdminManager {
     return assignReplicasToBrokers(live, partitions, rf);
   }
 
-  async createTopics(topics: NewTopic[], timeoutMs: number, validateOnly: boolean): Promise<TopicResult[]> {
-    const results: TopicResult[] = [];
+  async createTopics(topics: NewTopic[], timeoutMs: number, validateOnly: boolean): Promise<CreatedTopicResult[]> {
+    const results: CreatedTopicResult[] = [];
     const created: string[] = [];
     const expected = new Map<string, number>();
     const seen = new Set<string>();
@@ -85,7 +91,7 @@ export class AdminManager {
           expected.set(t.name, assignment.size);
           this.#log.info({ topic: t.name, partitions: assignment.size, replicationFactor: assignment.get(0)?.length }, 'topic created');
         }
-        results.push({ name: t.name, errorCode: ErrorCode.NONE, errorMessage: null });
+        results.push({ name: t.name, errorCode: ErrorCode.NONE, errorMessage: null, numPartitions: assignment.size, replicationFactor: assignment.get(0)?.length ?? -1 });
       } catch (err) {
         results.push(toResult(t.name, err));
       }

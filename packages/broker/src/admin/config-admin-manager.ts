@@ -39,6 +39,21 @@ export class ConfigAdminManager {
     this.#o = options;
   }
 
+  /**
+   * A new topic's effective settings with their sources, without synonyms, as CreateTopics v5+ echoes
+   * them (KIP-525; Kafka builds them with the same ConfigHelper as DescribeConfigs).
+   */
+  createdTopicConfigs(overrides: Readonly<Record<string, string>>): { name: string; value: string | null; readOnly: boolean; configSource: number; isSensitive: boolean }[] {
+    const src = { levels: this.#o.dynamicConfig.levels(), broker: this.#o.dynamicConfig.config };
+    return describeTopicConfigs(src, overrides, { keys: null, includeSynonyms: false, includeDocumentation: false }).map((c) => ({
+      name: c.name,
+      value: c.value,
+      readOnly: c.readOnly,
+      configSource: c.configSource,
+      isSensitive: c.isSensitive,
+    }));
+  }
+
   async describeConfigs(req: DescribeConfigsRequest): Promise<DescribeConfigsResult[]> {
     const results: DescribeConfigsResult[] = [];
     for (const r of req.resources) {

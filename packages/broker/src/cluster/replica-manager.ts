@@ -295,6 +295,7 @@ export class ReplicaManager {
       if (!e.records || e.records.length === 0) throw new GregorError(ErrorCode.CORRUPT_MESSAGE, 'empty record set');
       const info = p.appendRecordsToLeader(e.records, requiredAcks, this.#opts.minInsyncReplicas(e.topic));
       status.baseOffset = info.firstOffset;
+      status.logAppendTimeMs = info.logAppendTimeMs;
       status.requiredOffset = info.lastOffset + 1;
       status.logStartOffset = p.logStartOffset;
       this.fetchPurgatory.checkAndComplete(p.key);

@@ -90,6 +90,8 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'log.segment.delete.delay.ms', type: 'long', default: 60000, doc: 'Delay before deleted segment files are removed.' },
   { name: 'log.flush.offset.checkpoint.interval.ms', type: 'int', default: 60000, doc: 'How often recovery points are written.' },
   { name: 'log.cleanup.policy', type: 'list', default: ['delete'], doc: 'delete or compact.' },
+  { name: 'producer.id.expiration.ms', type: 'int', default: 86400000, doc: 'An idempotent producer\'s state in a partition is dropped after this long without a write from it (Kafka 3.x; 2.4 used transactional.id.expiration.ms).', validate: atLeast(1) as never },
+  { name: 'producer.id.expiration.check.interval.ms', type: 'int', default: 600000, doc: 'How often expired producer ids are removed.', validate: atLeast(1) as never },
   { name: 'http.host', type: 'string', default: '127.0.0.1', doc: 'gregor: address of the HTTP admin server.' },
   { name: 'http.port', type: 'int', default: 8780, doc: 'gregor: port of the HTTP admin server (8780, off 8081, which Schema Registry uses); -1 disables it.', validate: between(-1, 65535) as never },
   { name: 'http.auth.token', type: 'password', default: null, doc: 'gregor: bearer token required by every HTTP admin write (POST/PATCH/DELETE), by record reads and by user listings; unset = open, allowed only while http.host is a loopback address.' },
@@ -187,6 +189,8 @@ export interface BrokerConfig {
   logSegmentDeleteDelayMs: number;
   logFlushOffsetCheckpointIntervalMs: number;
   logCleanupPolicy: string[];
+  producerIdExpirationMs: number;
+  producerIdExpirationCheckIntervalMs: number;
   httpHost: string;
   httpPort: number;
   httpAuthToken: string | null;
@@ -332,6 +336,8 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     logSegmentDeleteDelayMs: get('log.segment.delete.delay.ms'),
     logFlushOffsetCheckpointIntervalMs: get('log.flush.offset.checkpoint.interval.ms'),
     logCleanupPolicy: cleanup,
+    producerIdExpirationMs: get('producer.id.expiration.ms'),
+    producerIdExpirationCheckIntervalMs: get('producer.id.expiration.check.interval.ms'),
     httpHost,
     httpPort: get('http.port'),
     httpAuthToken,

@@ -52,7 +52,10 @@ export function formatValue(value: ConfigValue | undefined): string | null {
 /** A raw setting normalized as Kafka would describe it (parsed, then formatted); the raw text if it does not parse. */
 export function normalizeValue(key: ConfigKey, raw: string): string | null {
   try {
-    return formatValue(parseValue(key, raw));
+    const value = parseValue(key, raw);
+    // Java prints a whole double with a fraction (Double.toString(1.0) = "1.0").
+    if (key.type === 'double' && typeof value === 'number' && Number.isInteger(value)) return value.toFixed(1);
+    return formatValue(value);
   } catch {
     return raw;
   }

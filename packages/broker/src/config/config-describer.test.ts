@@ -127,3 +127,26 @@ describe('DescribeConfigs synonyms and sources', () => {
     ]);
   });
 });
+
+describe('CreateTopics v5 echo (KIP-525): the same describer without synonyms', () => {
+  const none: DescribeOptions = { keys: null, includeSynonyms: false, includeDocumentation: false };
+
+  it('lists every topic setting once, with the source Kafka gives it', () => {
+    const src = broker({ 'log.segment.bytes': '1048576', 'log.retention.hours': '1' });
+    const entries = describeTopicConfigs(src, { 'cleanup.policy': 'compact, delete' }, none);
+    const by = Object.fromEntries(entries.map((e) => [e.name, e]));
+    // An override: TOPIC_CONFIG (1), printed as ConfigDef.convertToString does (list comma-joined).
+    expect(by['cleanup.policy']).toMatchObject({ value: 'compact,delete', readOnly: false, configSource: 1, isSensitive: false, synonyms: [] });
+    // The broker sets the synonym itself: STATIC_BROKER_CONFIG (4).
+    expect(by['segment.bytes']).toMatchObject({ value: '1048576', configSource: 4 });
+    // log.retention.hours is not log.retention.ms: Kafka says DEFAULT_CONFIG (5), with the broker's effective value.
+    expect(by['retention.ms']).toMatchObject({ value: '3600000', configSource: 5 });
+    expect(by['max.message.bytes']).toMatchObject({ value: '1048588', configSource: 5 });
+    expect(by['min.cleanable.dirty.ratio']).toMatchObject({ value: '0.5', configSource: 5 });
+  });
+
+  it('prints a whole double override with a fraction, as Java does', () => {
+    const [entry] = describeTopicConfigs(broker({}), { 'min.cleanable.dirty.ratio': '1' }, { ...none, keys: ['min.cleanable.dirty.ratio'] });
+    expect(entry).toMatchObject({ value: '1.0', configSource: 1 });
+  });
+});

@@ -34,6 +34,7 @@ export function findCoordinatorHandler(s: GroupServices): ApiHandler<FindCoordin
     const leader = state && state.leader >= 0 ? cache.aliveBroker(state.leader) : undefined;
     const endpoint = leader?.endpoints.find((e) => e.listenerName === ctx.conn.listenerName);
     if (!leader || !endpoint) return fail(ErrorCode.COORDINATOR_NOT_AVAILABLE);
-    return { throttleTimeMs: 0, errorCode: ErrorCode.NONE, errorMessage: null, nodeId: leader.id, host: endpoint.host, port: endpoint.port };
+    // Kafka 2.4 sets Errors.NONE.message(), which is "NONE", on success too.
+    return { throttleTimeMs: 0, errorCode: ErrorCode.NONE, errorMessage: errorName(ErrorCode.NONE), nodeId: leader.id, host: endpoint.host, port: endpoint.port };
   };
 }

@@ -4,5 +4,5 @@ import type { ApiHandler } from '../kafka-apis.js';
 
 /** Heartbeat: keeps the member's session; REBALANCE_IN_PROGRESS tells it to rejoin. */
 export function heartbeatHandler(s: GroupServices): ApiHandler<HeartbeatRequest, HeartbeatResponse> {
-  return (req) => ({ throttleTimeMs: 0, errorCode: s.groupCoordinator.handleHeartbeat(req.groupId, req.memberId, req.generationId) });
+  return (req) => ({ throttleTimeMs: 0, errorCode: s.groupCoordinator.handleHeartbeat(req.groupId, req.memberId, req.generationId, req.groupInstanceId) });
 }

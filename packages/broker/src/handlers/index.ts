@@ -12,6 +12,7 @@ import {
   DescribeConfigs,
   Fetch,
   IncrementalAlterConfigs,
+  InitProducerId,
   LeaderAndIsr,
   ListOffsets,
   ListPartitionReassignments,
@@ -42,6 +43,7 @@ import { describeLogDirsHandler } from './describe-log-dirs.js';
 import { describeConfigsHandler } from './describe-configs.js';
 import { fetchHandler } from './fetch.js';
 import { incrementalAlterConfigsHandler } from './incremental-alter-configs.js';
+import { initProducerIdHandler } from './init-producer-id.js';
 import { leaderAndIsrHandler } from './leader-and-isr.js';
 import { listOffsetsHandler } from './list-offsets.js';
 import { metadataHandler } from './metadata.js';
@@ -79,6 +81,7 @@ export function registerHandlers(apis: KafkaApis, s: BrokerServices): void {
   apis.register(DescribeConfigs, describeConfigsHandler(s));
   apis.register(AlterConfigs, alterConfigsHandler(s));
   apis.register(IncrementalAlterConfigs, incrementalAlterConfigsHandler(s));
+  apis.register(InitProducerId, initProducerIdHandler(s));
   registerGroupHandlers(apis, s); // group coordinator
   apis.register(SaslHandshake, saslHandshakeHandler());
   apis.register(SaslAuthenticate, saslAuthenticateHandler());

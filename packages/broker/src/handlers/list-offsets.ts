@@ -1,19 +1,25 @@
 import { ErrorCode, GregorError } from '@gregor/common';
-import { decodeRecordBatch, type ListOffsetsRequest, type ListOffsetsResponse } from '@gregor/protocol';
+import { DEFAULT_MAX_DECOMPRESSED_BYTES, decodeRecordBatch, type ListOffsetsRequest, type ListOffsetsResponse } from '@gregor/protocol';
 import type { PartitionLog } from '@gregor/storage';
 import type { BrokerServices } from '../broker-services.js';
 import type { ApiHandler } from '../kafka-apis.js';
 
 const LATEST = -1;
 const EARLIEST = -2;
+const CONSUMER_REPLICA_ID = -1;
+const DEBUGGING_REPLICA_ID = -2;
 
-/** ListOffsets: latest (-1, the high watermark for clients), earliest (-2), or the first offset at or after a timestamp. */
+/**
+ * ListOffsets: latest (-1, the high watermark for clients), earliest (-2), or the first offset at or after a timestamp.
+ * Version 0 answers the old question instead: up to max_num_offsets offsets from before a time (see legacyOffsets).
+ */
 export function listOffsetsHandler(s: BrokerServices): ApiHandler<ListOffsetsRequest, ListOffsetsResponse> {
-  return (req) => ({
+  return (req, ctx) => ({
     throttleTimeMs: 0,
     topics: req.topics.map((t) => ({
       name: t.name,
       partitions: t.partitions.map((p) => {
+        if (ctx.apiVersion === 0) return legacyOffsets(s, req.replicaId, t.name, p.partitionIndex, p.timestamp, p.maxNumOffsets ?? 1);
         try {
           const partition = s.replicaManager.leaderPartitionOrError(t.name, p.partitionIndex);
           if (p.currentLeaderEpoch !== undefined && p.currentLeaderEpoch >= 0 && p.currentLeaderEpoch !== partition.leaderEpoch) {
@@ -27,7 +33,7 @@ export function listOffsetsHandler(s: BrokerServices): ApiHandler<ListOffsetsReq
           if (p.timestamp === LATEST) offset = isReplica ? log.logEndOffset : partition.highWatermark;
           else if (p.timestamp === EARLIEST) offset = log.logStartOffset;
           else {
-            const found = firstRecordAtOrAfter(log, p.timestamp);
+            const found = firstRecordAtOrAfter(log, p.timestamp, Math.max(s.topicConfigs.get(t.name).maxMessageBytes, DEFAULT_MAX_DECOMPRESSED_BYTES));
             const visible = found && (isReplica || found.offset < partition.highWatermark) ? found : null;
             offset = visible ? visible.offset : -1;
             timestamp = visible ? visible.timestamp : -1;
@@ -43,19 +49,42 @@ export function listOffsetsHandler(s: BrokerServices): ApiHandler<ListOffsetsReq
 }
 
 /**
- * The first record whose timestamp is >= `timestamp`, as Kafka answers: the time index finds the
- * batch, then the batch is decoded (decompressed if needed) to find the record inside it.
+ * ListOffsets v0 (Kafka's handleListOffsetRequestV0 and Partition.legacyFetchOffsetsForTimestamp): segment
+ * base offsets before `timestamp` (-1 latest, -2 earliest), newest first. A consumer (replica id -1) never
+ * sees past the high watermark: offsets above it are replaced by the high watermark itself. Only the leader
+ * answers, except to a debugging client (-2), which any replica serves.
  */
-function firstRecordAtOrAfter(log: PartitionLog, timestamp: number): { offset: number; timestamp: number } | null {
+function legacyOffsets(s: BrokerServices, replicaId: number, topic: string, partitionIndex: number, timestamp: number, maxNumOffsets: number) {
+  try {
+    let partition;
+    if (replicaId === DEBUGGING_REPLICA_ID) {
+      partition = s.replicaManager.getPartition(topic, partitionIndex);
+      if (!partition?.log) throw new GregorError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `unknown partition ${topic}-${partitionIndex}`);
+    } else {
+      partition = s.replicaManager.leaderPartitionOrError(topic, partitionIndex);
+    }
+    let offsets = partition.log!.legacyOffsetsBefore(timestamp, maxNumOffsets);
+    if (replicaId === CONSUMER_REPLICA_ID) {
+      const hw = partition.highWatermark;
+      if (offsets.some((o) => o > hw)) offsets = [hw, ...offsets.filter((o) => o <= hw)];
+    }
+    return { partitionIndex, errorCode: ErrorCode.NONE, oldStyleOffsets: offsets, timestamp: -1, offset: -1 };
+  } catch (err) {
+    const code = err instanceof GregorError ? err.code : ErrorCode.UNKNOWN_SERVER_ERROR;
+    return { partitionIndex, errorCode: code, oldStyleOffsets: [], timestamp: -1, offset: -1 };
+  }
+}
+
+/**
+ * The first record whose timestamp is >= `timestamp`, as Kafka answers: the time index finds the
+ * batch, then the batch is decoded (decompressed if needed, at most to `maxDecompressedBytes`) to find
+ * the record inside it. A batch that cannot be decoded answers CORRUPT_MESSAGE, as Kafka does.
+ */
+function firstRecordAtOrAfter(log: PartitionLog, timestamp: number, maxDecompressedBytes: number): { offset: number; timestamp: number } | null {
   const batch = log.offsetForTimestamp(timestamp);
   if (!batch) return null;
-  try {
-    const { records } = log.read(batch.offset, 1, log.logEndOffset, true);
-    const decoded = decodeRecordBatch(records, 0, { verifyCrc: false });
-    const record = decoded.records.find((r) => r.timestamp >= timestamp && r.offset >= batch.offset);
-    if (record) return { offset: record.offset, timestamp: record.timestamp };
-  } catch {
-    // A codec we cannot decode (snappy, lz4, zstd): the batch's first offset is the best answer.
-  }
-  return batch;
+  const { records } = log.read(batch.offset, 1, log.logEndOffset, true);
+  const decoded = decodeRecordBatch(records, 0, { verifyCrc: false, maxDecompressedBytes });
+  const record = decoded.records.find((r) => r.timestamp >= timestamp && r.offset >= batch.offset);
+  return record ? { offset: record.offset, timestamp: record.timestamp } : batch;
 }

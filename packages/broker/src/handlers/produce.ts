@@ -43,8 +43,12 @@ export function produceHandler(s: BrokerServices): ApiHandler<ProduceRequest, Pr
             index: p.index,
             errorCode: code ?? st?.errorCode ?? ErrorCode.UNKNOWN_SERVER_ERROR,
             baseOffset: code === undefined && st && st.errorCode === ErrorCode.NONE ? st.baseOffset : -1,
-            logAppendTimeMs: -1,
+            // LogAppendTime topics: the leader's clock; a retried idempotent batch: its original batch's timestamp.
+            logAppendTimeMs: code === undefined && st && st.errorCode === ErrorCode.NONE ? st.logAppendTimeMs : -1,
             logStartOffset: st?.logStartOffset ?? -1,
+            // v8 (KIP-467): gregor's validation does not point at single records yet.
+            recordErrors: [],
+            errorMessage: null,
           };
         }),
       })),

@@ -81,4 +81,20 @@ describe('AclAuthorizer on ZooKeeper', () => {
     expect(stored).toEqual(['User:x', 'User:y']);
     await eventually(() => a1.authorize({ principal: 'User:y', clientHost: 'h' }, 'Read', 'Topic', 'race') && a2.authorize({ principal: 'User:x', clientHost: 'h' }, 'Read', 'Topic', 'race'), 'both see both');
   });
+
+  it('authorizes by resource type (InitProducerId for an idempotent producer): some Allowed topic Write not overridden by a Deny', async () => {
+    const bob = { principal: 'User:bob', clientHost: '10.0.0.2' };
+    expect(a1.authorizeByResourceType(bob, 'Write', 'Topic')).toBe(false);
+    await a1.createAcls([binding('bob-only', 'Write', 'Allow', 'LITERAL', 'User:bob')]);
+    expect(a1.authorizeByResourceType(bob, 'Write', 'Topic')).toBe(true);
+    expect(a1.authorizeByResourceType(bob, 'Read', 'Topic')).toBe(false);
+    await a1.createAcls([binding('bob-', 'Write', 'Deny', 'PREFIXED', 'User:bob')]);
+    expect(a1.authorizeByResourceType(bob, 'Write', 'Topic')).toBe(false); // the prefix Deny covers the only Allow
+    await a1.createAcls([binding('other', 'All', 'Allow', 'LITERAL', 'User:bob')]);
+    expect(a1.authorizeByResourceType(bob, 'Write', 'Topic')).toBe(true);
+    await a1.createAcls([binding('*', 'Write', 'Deny', 'LITERAL', 'User:bob')]);
+    expect(a1.authorizeByResourceType(bob, 'Write', 'Topic')).toBe(false);
+    expect(a1.authorizeByResourceType({ principal: 'User:admin', clientHost: 'h' }, 'Write', 'Topic')).toBe(true);
+    await a1.deleteAcls([{ ...all, principal: 'User:bob' }]);
+  });
 });

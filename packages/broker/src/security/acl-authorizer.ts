@@ -2,6 +2,7 @@ import { sleep, type Logger } from '@gregor/common';
 import { ZkAclStore, type AclEntryData, type AclResourceData } from '@gregor/zookeeper';
 import type { AuthorizerSettings } from '../config/security-config.js';
 import {
+  aclMatches,
   aclsAllow,
   entryFilterMatches,
   isOperation,
@@ -105,6 +106,27 @@ export class AclAuthorizer {
       this.#log.info({ principal: ctx.principal, host: ctx.clientHost, operation: op, resource: `${resourceType}:LITERAL:${name}` }, `Principal = ${ctx.principal} is Denied Operation = ${op} from host = ${ctx.clientHost} on resource = ${resourceType}:LITERAL:${name}`);
     }
     return allowed;
+  }
+
+  /**
+   * Whether the principal may do `op` on some resource of the type (KIP-679's authorizeByResourceType):
+   * allowed where a resource named "hardcode" would be (super users, `*` Allows, no ACLs with
+   * allow.everyone.if.no.acl.found), else when an Allow of the principal on a literal or prefixed
+   * pattern is not overridden by a Deny on `*`, on the same literal name, or on a covering prefix.
+   */
+  authorizeByResourceType(ctx: AuthorizableContext, op: Operation, resourceType: ResourceType): boolean {
+    if (this.authorize(ctx, op, resourceType, 'hardcode', false)) return true;
+    const allows: ResourcePattern[] = [];
+    const denies: ResourcePattern[] = [];
+    for (const c of this.#cache.values()) {
+      if (c.pattern.resourceType !== resourceType) continue;
+      if (c.acls.some((a) => aclMatches(a, 'Deny', op, ctx.principal, ctx.clientHost))) denies.push(c.pattern);
+      if (c.acls.some((a) => aclMatches(a, 'Allow', op, ctx.principal, ctx.clientHost))) allows.push(c.pattern);
+    }
+    if (denies.some((d) => d.patternType === 'LITERAL' && d.name === WILDCARD_RESOURCE)) return false;
+    const deniedBy = (a: ResourcePattern) =>
+      denies.some((d) => (d.patternType === 'PREFIXED' && a.name.startsWith(d.name)) || (a.patternType === 'LITERAL' && d.patternType === 'LITERAL' && d.name === a.name));
+    return allows.some((a) => !deniedBy(a));
   }
 
   #matchingAcls(resourceType: ResourceType, name: string): AclEntry[] {

@@ -91,7 +91,7 @@ function allowingOperations(op: Operation): readonly Operation[] {
   return [op];
 }
 
-function matches(acl: AclEntry, permission: Permission, op: Operation, principal: string, host: string): boolean {
+export function aclMatches(acl: AclEntry, permission: Permission, op: Operation, principal: string, host: string): boolean {
   return (
     acl.permissionType === permission &&
     (acl.principal === principal || acl.principal === WILDCARD_PRINCIPAL) &&
@@ -107,8 +107,8 @@ function matches(acl: AclEntry, permission: Permission, op: Operation, principal
  */
 export function aclsAllow(acls: readonly AclEntry[], principal: string, host: string, op: Operation, allowEveryoneIfNoAclFound: boolean): boolean {
   if (acls.length === 0) return allowEveryoneIfNoAclFound;
-  if (acls.some((a) => matches(a, 'Deny', op, principal, host))) return false;
-  return allowingOperations(op).some((o) => acls.some((a) => matches(a, 'Allow', o, principal, host)));
+  if (acls.some((a) => aclMatches(a, 'Deny', op, principal, host))) return false;
+  return allowingOperations(op).some((o) => acls.some((a) => aclMatches(a, 'Allow', o, principal, host)));
 }
 
 // ---- filters (DescribeAcls, DeleteAcls) ---------------------------------------------------------

@@ -34,6 +34,12 @@ export class AuthHelper {
     return ctx.conn.listenerName === this.#interBrokerListener;
   }
 
+  /** Whether `op` is allowed on some resource of the type (InitProducerId: Write on any topic). */
+  authorizeByResourceType(ctx: RequestContext, op: Operation, resourceType: ResourceType): boolean {
+    if (!this.authorizer) return true;
+    return this.authorizer.authorizeByResourceType({ principal: ctx.conn.principal, clientHost: ctx.conn.clientHost }, op, resourceType);
+  }
+
   /** The names among `names` the request may use for `op` (each checked once). */
   filterAuthorized(ctx: RequestContext, op: Operation, resourceType: ResourceType, names: Iterable<string>, logIfDenied = true): Set<string> {
     const allowed = new Set<string>();

@@ -1,4 +1,4 @@
-import { Producer, type Acks, type CompressionName, type ProducerMessage } from '@gregor/client';
+import { COMPRESSION_NAMES, Producer, isCompressionName, type Acks, type ProducerMessage } from '@gregor/client';
 import { ConfigError } from '@gregor/common';
 import { parseArgs } from 'node:util';
 import { intOption, parsed, requireOption, unescapeSeparator } from '../args.js';
@@ -17,7 +17,7 @@ Options:
 ${COMMAND_CONFIG_HELP}
   --key-separator SEP            each line is KEY<SEP>VALUE (parse.key); a line without SEP is an error
   --acks 0|1|all                 default all
-  --compression none|gzip        default none
+  --compression none|gzip|snappy|lz4|zstd   default none
   --partition N                  send every record to partition N (default: by key, sticky without)
   --batch-size N                 most records per request (default 5000)
   --quiet, -q                    no summary or progress on stderr
@@ -62,8 +62,8 @@ export async function produceCommand(argv: string[], input: NodeJS.ReadableStrea
   if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`, produceUsage);
   const topic = requireOption(values.topic, 'topic', produceUsage);
   const acks = parseAcks(values.acks);
-  const compression = (values.compression ?? 'none') as CompressionName;
-  if (compression !== 'none' && compression !== 'gzip') throw new UsageError(`--compression must be none or gzip, got "${values.compression}"`, produceUsage);
+  const compression = values.compression ?? 'none';
+  if (!isCompressionName(compression)) throw new UsageError(`--compression must be one of ${COMPRESSION_NAMES.join(', ')}, got "${compression}"`, produceUsage);
   const partition = values.partition === undefined ? undefined : intOption(values.partition, 'partition', produceUsage, 0, 0);
   const batchSize = intOption(values['batch-size'], 'batch-size', produceUsage, 5000, 1, 1_000_000);
   const separator = values['key-separator'] === undefined ? undefined : unescapeSeparator(values['key-separator']);

@@ -15,5 +15,5 @@ export function writeStringArray(w: Writer, items: readonly string[]): void {
 }
 
 export function readStringArray(r: Reader): string[] {
-  return r.array((r) => r.string(), 2);
+  return r.array((r) => r.string(), r.flexible ? 1 : 2);
 }

@@ -30,10 +30,16 @@ export interface ClientRequestHeader {
   clientId: string | null;
 }
 
-/** A complete request frame (size prefix, header v1 or v2, body). */
+/** Request header v0 (no client id) is only used by ControlledShutdown v0 (Kafka's ControlledShutdownRequest.json). */
+function usesRequestHeaderV0(apiKey: number, apiVersion: number): boolean {
+  return apiKey === CONTROLLED_SHUTDOWN_KEY && apiVersion === 0;
+}
+
+/** A complete request frame (size prefix, header v0, v1 or v2, body). */
 export function encodeRequestFrame<Req, Res>(codec: ApiVersionCodec<Req, Res>, header: ClientRequestHeader, request: Req): Buffer[] {
   return writeFrame((w) => {
-    encodeRequestHeader(w, { apiKey: codec.apiKey, apiVersion: codec.version, correlationId: header.correlationId, clientId: header.clientId }, codec.flexible);
+    if (usesRequestHeaderV0(codec.apiKey, codec.version)) w.int16(codec.apiKey).int16(codec.version).int32(header.correlationId);
+    else encodeRequestHeader(w, { apiKey: codec.apiKey, apiVersion: codec.version, correlationId: header.correlationId, clientId: header.clientId }, codec.flexible);
     w.flexible = codec.flexible;
     codec.encodeRequest(w, request);
   });
@@ -56,7 +62,7 @@ export function readRequestHeader(r: Reader): RequestHeader {
   const apiKey = r.int16();
   const apiVersion = r.int16();
   const correlationId = r.int32();
-  const clientId = apiKey === CONTROLLED_SHUTDOWN_KEY && apiVersion === 0 ? null : r.nullableString();
+  const clientId = usesRequestHeaderV0(apiKey, apiVersion) ? null : r.nullableString();
   return { apiKey, apiVersion, correlationId, clientId };
 }
 

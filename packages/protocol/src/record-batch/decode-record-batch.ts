@@ -1,8 +1,8 @@
-import { CorruptDataError } from '@gregor/common';
+import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
 import { Reader } from '../primitives/reader.js';
 import { BatchOffsets as O, CompressionType } from './batch-header.js';
 import { forEachBatch, readBatchHeader, validateBatch, type BatchHeader } from './batch-view.js';
-import { compressionCodec } from './compression.js';
+import { compressionCodec, DEFAULT_MAX_DECOMPRESSED_BYTES } from './compression.js';
 import type { DecodedRecord, RecordHeader } from './record.js';
 
 export interface DecodedRecordBatch extends BatchHeader {
@@ -12,6 +12,11 @@ export interface DecodedRecordBatch extends BatchHeader {
 export interface DecodeRecordBatchOptions {
   /** Check the CRC-32C before decoding (default true). */
   verifyCrc?: boolean;
+  /**
+   * The most a compressed batch's records may inflate to (default DEFAULT_MAX_DECOMPRESSED_BYTES, 50 MiB);
+   * past it the batch is a CorruptDataError. Readers pass a bound derived from their batch limits.
+   */
+  maxDecompressedBytes?: number;
 }
 
 function readVarBytes(r: Reader): Buffer | null {
@@ -57,9 +62,10 @@ export function decodeRecordBatch(buf: Buffer, pos = 0, options: DecodeRecordBat
   if (header.compression !== CompressionType.none) {
     const codec = compressionCodec(header.compression);
     try {
-      data = codec.decompress(data);
+      data = codec.decompress(data, options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES);
     } catch (err) {
-      throw new CorruptDataError(`record batch at ${pos} cannot be decompressed: ${(err as Error).message}`, { cause: err });
+      if (err instanceof GregorError && err.code === ErrorCode.UNSUPPORTED_COMPRESSION_TYPE) throw err;
+      throw new CorruptDataError(`record batch at ${pos} (base offset ${header.baseOffset}) cannot be decompressed: ${(err as Error).message}`, { cause: err });
     }
   }
   const r = new Reader(data);
@@ -75,4 +81,27 @@ export function decodeRecordSet(buf: Buffer, options: DecodeRecordBatchOptions =
   const batches: DecodedRecordBatch[] = [];
   forEachBatch(buf, (_header, position) => void batches.push(decodeRecordBatch(buf, position, options)), { allowPartialTail: true });
   return batches;
+}
+
+/**
+ * Decodes the batches of a record set in order up to the first one that cannot be decoded (corrupt, or
+ * inflating past the cap), as Kafka's consumer hands out the records before a corrupt batch and fails only
+ * when that batch is next. `error` is that batch's CorruptDataError, or null when every batch decoded.
+ */
+export function decodeRecordSetPrefix(buf: Buffer, options: DecodeRecordBatchOptions = {}): { batches: DecodedRecordBatch[]; error: CorruptDataError | null } {
+  const batches: DecodedRecordBatch[] = [];
+  let error: CorruptDataError | null = null;
+  try {
+    forEachBatch(
+      buf,
+      (_header, position) => {
+        batches.push(decodeRecordBatch(buf, position, options));
+      },
+      { allowPartialTail: true },
+    );
+  } catch (err) {
+    if (!(err instanceof CorruptDataError)) throw err;
+    error = err;
+  }
+  return { batches, error };
 }

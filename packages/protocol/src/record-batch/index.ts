@@ -10,7 +10,7 @@ export {
   type BatchHeader,
   type ForEachBatchOptions,
 } from './batch-view.js';
-export { registerCompressionCodec, compressionCodec, compressionName, type CompressionCodecImpl } from './compression.js';
+export { compressionCodec, compressionName, DEFAULT_MAX_DECOMPRESSED_BYTES, type CompressionCodecImpl, type CodecOptions } from './compression.js';
 export { encodeRecordBatch, type RecordBatchInput } from './encode-record-batch.js';
-export { decodeRecordBatch, decodeRecordSet, type DecodedRecordBatch, type DecodeRecordBatchOptions } from './decode-record-batch.js';
+export { decodeRecordBatch, decodeRecordSet, decodeRecordSetPrefix, type DecodedRecordBatch, type DecodeRecordBatchOptions } from './decode-record-batch.js';
 export type { RecordInput, RecordHeader, DecodedRecord } from './record.js';

@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadFixture } from '../test-fixtures/load-fixture.js';
 import { BatchOffsets, CompressionType } from './batch-header.js';
 import { forEachBatch, readBatchHeader, setBaseOffset, setPartitionLeaderEpoch, validateBatch } from './batch-view.js';
-import { registerCompressionCodec } from './compression.js';
-import { decodeRecordBatch, decodeRecordSet } from './decode-record-batch.js';
+import { decodeRecordBatch, decodeRecordSet, decodeRecordSetPrefix } from './decode-record-batch.js';
 import { encodeRecordBatch, type RecordBatchInput } from './encode-record-batch.js';
 
 const records = [
@@ -47,28 +46,46 @@ describe('encodeRecordBatch / decodeRecordBatch', () => {
     expect(decoded.records).toEqual(records.map((r, i) => ({ offset: 100 + i, ...r })));
   });
 
-  it('round-trips a gzip batch, whose records section is compressed', () => {
+  it.each([
+    ['gzip', CompressionType.gzip],
+    ['snappy', CompressionType.snappy],
+    ['lz4', CompressionType.lz4],
+    ['zstd', CompressionType.zstd],
+  ] as const)('round-trips a %s batch, whose records section is compressed', (_name, compression) => {
     const big = { key: null, value: Buffer.alloc(5000, 'a'), headers: [], timestamp: 1_700_000_000_000 };
     const plain = batch({ records: [big, big] });
-    const gz = batch({ records: [big, big], compression: CompressionType.gzip });
-    expect(gz.length).toBeLessThan(plain.length / 10);
-    const decoded = decodeRecordBatch(gz);
-    expect(decoded.compression).toBe(CompressionType.gzip);
+    const compressed = batch({ records: [big, big], compression });
+    expect(compressed.length).toBeLessThan(plain.length / 10);
+    expect(compressed.readInt16BE(BatchOffsets.attributes) & 0x07).toBe(compression);
+    const decoded = decodeRecordBatch(compressed);
+    expect(decoded.compression).toBe(compression);
     expect(decoded.records.map((r) => r.value)).toEqual([big.value, big.value]);
   });
 
-  it('rejects snappy, lz4 and zstd until a codec is registered', () => {
-    expect(() => batch({ compression: CompressionType.snappy })).toThrow(expect.objectContaining({ code: ErrorCode.UNSUPPORTED_COMPRESSION_TYPE }));
+  it('rejects an unknown compression type with UNSUPPORTED_COMPRESSION_TYPE', () => {
     const gz = batch({ compression: CompressionType.gzip });
-    gz.writeInt16BE(CompressionType.lz4, BatchOffsets.attributes); // now claims lz4 (and its CRC is stale)
+    gz.writeInt16BE(5, BatchOffsets.attributes); // codec 5 does not exist (and the CRC is now stale)
     expect(() => decodeRecordBatch(gz, 0, { verifyCrc: false })).toThrow(expect.objectContaining({ code: ErrorCode.UNSUPPORTED_COMPRESSION_TYPE }));
   });
 
-  it('uses a registered codec', () => {
-    const reversed = { compress: (b: Buffer) => Buffer.from(b).reverse(), decompress: (b: Buffer) => Buffer.from(b).reverse() };
-    registerCompressionCodec(CompressionType.zstd, reversed);
-    const buf = batch({ compression: CompressionType.zstd });
-    expect(decodeRecordBatch(buf).records).toHaveLength(3);
+  it('refuses a batch whose records inflate past maxDecompressedBytes with CORRUPT_MESSAGE', () => {
+    const big = { key: null, value: Buffer.alloc(100_000, 'a'), headers: [], timestamp: 1_700_000_000_000 };
+    for (const compression of [CompressionType.gzip, CompressionType.snappy, CompressionType.lz4, CompressionType.zstd]) {
+      const buf = batch({ records: [big], compression });
+      expect(decodeRecordBatch(buf, 0, { maxDecompressedBytes: 100_100 }).records).toHaveLength(1);
+      expect(() => decodeRecordBatch(buf, 0, { maxDecompressedBytes: 50_000 })).toThrow(
+        expect.objectContaining({ code: ErrorCode.CORRUPT_MESSAGE, message: expect.stringContaining('50000-byte decompression limit') }),
+      );
+    }
+  });
+
+  it('decodeRecordSetPrefix decodes up to the first batch that cannot be decoded and returns its error', () => {
+    const big = { key: null, value: Buffer.alloc(100_000), headers: [], timestamp: 1_700_000_000_000 };
+    const set = Buffer.concat([batch(), batch({ baseOffset: 103, records: [big], compression: CompressionType.lz4 }), batch({ baseOffset: 104 })]);
+    const { batches, error } = decodeRecordSetPrefix(set, { maxDecompressedBytes: 50_000 });
+    expect(batches.map((b) => b.baseOffset)).toEqual([100]);
+    expect(error).toMatchObject({ code: ErrorCode.CORRUPT_MESSAGE, message: expect.stringContaining('base offset 103') });
+    expect(decodeRecordSetPrefix(set).error).toBeNull();
   });
 
   it('gives every record the batch maxTimestamp under LogAppendTime', () => {

@@ -7,6 +7,7 @@ import {
   DescribeLogDirs,
   ElectLeaders,
   IncrementalAlterConfigs,
+  InitProducerId,
   ListPartitionReassignments,
 } from '@gregor/protocol';
 import type { KafkaApis, RequestContext } from '../../kafka-apis.js';
@@ -63,4 +64,15 @@ export function installClusterAuthorization(apis: KafkaApis, auth: AuthHelper): 
   apis.wrap(ListPartitionReassignments, (inner) => (req, ctx) =>
     auth.authorizeCluster(ctx, 'Describe') ? inner(req, ctx) : { throttleTimeMs: 0, errorCode: CLUSTER_DENIED, errorMessage: null, topics: [] },
   );
+
+  // A transactional id needs Write on it; an idempotent producer Cluster IdempotentWrite (Kafka 2.4) or,
+  // as KIP-679 (Kafka 3.0) relaxed it, Write on any topic, so a plain producer ACL suffices.
+  apis.wrap(InitProducerId, (inner) => (req, ctx) => {
+    const denied = (errorCode: number) => ({ throttleTimeMs: 0, errorCode, producerId: -1, producerEpoch: -1 });
+    if (req.transactionalId !== null) {
+      return auth.authorize(ctx, 'Write', 'TransactionalId', req.transactionalId) ? inner(req, ctx) : denied(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+    }
+    if (auth.authorizeCluster(ctx, 'IdempotentWrite', false) || auth.authorizeByResourceType(ctx, 'Write', 'Topic')) return inner(req, ctx);
+    return denied(CLUSTER_DENIED);
+  });
 }

@@ -5,6 +5,7 @@ import { v1 } from './v1.js';
 import { v2 } from './v2.js';
 import { v3 } from './v3.js';
 import { v4 } from './v4.js';
+import { v5 } from './v5.js';
 
-export const CreateTopics = defineApi<CreateTopicsRequest, CreateTopicsResponse>(19, 'CreateTopics', [v0, v1, v2, v3, v4]);
+export const CreateTopics = defineApi<CreateTopicsRequest, CreateTopicsResponse>(19, 'CreateTopics', [v0, v1, v2, v3, v4, v5]);
 export type * from './types.js';

@@ -26,11 +26,30 @@ export interface CreateTopicsRequest {
   validateOnly?: boolean;
 }
 
+/** One effective topic setting echoed in a v5+ response (KIP-525). */
+export interface CreatableTopicConfigs {
+  name: string;
+  /** null for a sensitive setting. */
+  value: string | null;
+  readOnly: boolean;
+  /** DescribeConfigs' ConfigSource id: 1 topic, 4 static broker, 5 default (-1 unknown). */
+  configSource: number;
+  isSensitive: boolean;
+}
+
 export interface CreatableTopicResult {
   name: string;
   errorCode: number;
   /** v1+ (default null). */
   errorMessage?: string | null;
+  /** v5+, tagged field 0 (default 0): why configs are missing, e.g. TOPIC_AUTHORIZATION_FAILED. */
+  topicConfigErrorCode?: number;
+  /** v5+ (default -1). */
+  numPartitions?: number;
+  /** v5+ (default -1). */
+  replicationFactor?: number;
+  /** v5+ (default []; nullable). */
+  configs?: CreatableTopicConfigs[] | null;
 }
 
 export interface CreateTopicsResponse {

@@ -2,6 +2,7 @@ import { defineApi } from '../../api.js';
 import type { DeleteGroupsRequest, DeleteGroupsResponse } from './types.js';
 import { v0 } from './v0.js';
 import { v1 } from './v1.js';
+import { v2 } from './v2.js';
 
-export const DeleteGroups = defineApi<DeleteGroupsRequest, DeleteGroupsResponse>(42, 'DeleteGroups', [v0, v1]);
+export const DeleteGroups = defineApi<DeleteGroupsRequest, DeleteGroupsResponse>(42, 'DeleteGroups', [v0, v1, v2]);
 export type * from './types.js';

@@ -33,4 +33,16 @@ describe('DeleteTopics', () => {
     expect(leftover).toBe(0);
     expect(encodeBody(codec, kind, value)).toEqual(body);
   });
+
+  it('v4 (flexible) lays out request and response as Kafka 2.4 DeleteTopics{Request,Response}.json says', () => {
+    const v4 = DeleteTopics.versions.get(4)!;
+    expect(v4.flexible).toBe(true);
+    // topic_names compact array uvarint(2+1), "a" = 02 61, "bc" = 03 62 63; timeout_ms i32 3000; body tags 00
+    const req = encodeBody(v4, 'Request', { topicNames: ['a', 'bc'], timeoutMs: 3000 });
+    expect(req.toString('hex')).toBe('03' + '0261' + '036263' + '00000bb8' + '00');
+    // throttle_time_ms i32; responses uvarint(2+1); each: name, error_code i16, tags 00; body tags 00
+    const res = encodeBody(v4, 'Response', response(4));
+    expect(res.toString('hex')).toBe('00000009' + '03' + '0261' + '0000' + '00' + '0262' + '0049' + '00' + '00');
+    expect(decodeBody(v4, 'Response', res).value).toEqual(response(4));
+  });
 });

@@ -5,7 +5,8 @@ import { v1 } from './v1.js';
 import { v2 } from './v2.js';
 import { v3 } from './v3.js';
 import { v4 } from './v4.js';
+import { v5 } from './v5.js';
 
-export const DescribeGroups = defineApi<DescribeGroupsRequest, DescribeGroupsResponse>(15, 'DescribeGroups', [v0, v1, v2, v3, v4]);
+export const DescribeGroups = defineApi<DescribeGroupsRequest, DescribeGroupsResponse>(15, 'DescribeGroups', [v0, v1, v2, v3, v4, v5]);
 export { AUTHORIZED_OPERATIONS_OMITTED } from './codec.js';
 export type * from './types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roundTrip } from '../../test-fixtures/round-trip.js';
+import { decodeBody, encodeBody, roundTrip } from '../../test-fixtures/round-trip.js';
 import { FindCoordinator } from './index.js';
 import type { FindCoordinatorRequest, FindCoordinatorResponse } from './types.js';
 
@@ -23,5 +23,16 @@ describe('FindCoordinator', () => {
   it('v0 carries only the key and the coordinator address', () => {
     const rt = roundTrip(FindCoordinator.versions.get(0)!, 'Request', { key: 'g' });
     expect(rt.bytes).toEqual(Buffer.from([0, 1, 0x67]));
+  });
+
+  it('v3 (flexible) lays out request and response as Kafka 2.4 FindCoordinator{Request,Response}.json says', () => {
+    const v3 = FindCoordinator.versions.get(3)!;
+    // key "g" compact; key_type 0; body tags
+    expect(encodeBody(v3, 'Request', { key: 'g', keyType: 0 }).toString('hex')).toBe('0267' + '00' + '00');
+    const res: FindCoordinatorResponse = { throttleTimeMs: 0, errorCode: 0, errorMessage: null, nodeId: 1, host: 'h', port: 9092 };
+    const bytes = encodeBody(v3, 'Response', res);
+    // throttle_time_ms, error_code, error_message null, node_id 1, host "h", port 9092, body tags
+    expect(bytes.toString('hex')).toBe('00000000' + '0000' + '00' + '00000001' + '0268' + '00002384' + '00');
+    expect(decodeBody(v3, 'Response', bytes).value).toEqual(res);
   });
 });

@@ -1,19 +1,20 @@
 import type { ApiVersionCodec } from '../../api.js';
 import type { JoinGroupRequest, JoinGroupResponse } from './types.js';
 
-/** JoinGroup v0-5 (non-flexible). */
+/** JoinGroup v0-6; v6 is flexible (compact strings, bytes and arrays, a tag section ending every struct). */
 export function joinGroupCodec(v: number): ApiVersionCodec<JoinGroupRequest, JoinGroupResponse> {
   return {
     apiKey: 11,
     version: v,
-    flexible: false,
+    flexible: v >= 6,
     encodeRequest(w, req) {
       w.string(req.groupId).int32(req.sessionTimeoutMs);
       if (v >= 1) w.int32(req.rebalanceTimeoutMs);
       w.string(req.memberId);
       if (v >= 5) w.nullableString(req.groupInstanceId);
       w.string(req.protocolType);
-      w.array(req.protocols, (w, p) => w.string(p.name).bytes(p.metadata));
+      w.array(req.protocols, (w, p) => w.string(p.name).bytes(p.metadata).tags());
+      w.tags();
     },
     decodeRequest(r) {
       const groupId = r.string();
@@ -22,7 +23,12 @@ export function joinGroupCodec(v: number): ApiVersionCodec<JoinGroupRequest, Joi
       const memberId = r.string();
       const groupInstanceId = v >= 5 ? r.nullableString() : null;
       const protocolType = r.string();
-      const protocols = r.array((r) => ({ name: r.string(), metadata: r.bytes() }), 6);
+      const protocols = r.array((r) => {
+        const p = { name: r.string(), metadata: r.bytes() };
+        r.tags();
+        return p;
+      }, 2);
+      r.tags();
       return { groupId, sessionTimeoutMs, rebalanceTimeoutMs, memberId, groupInstanceId, protocolType, protocols };
     },
     encodeResponse(w, res) {
@@ -31,8 +37,9 @@ export function joinGroupCodec(v: number): ApiVersionCodec<JoinGroupRequest, Joi
       w.array(res.members, (w, m) => {
         w.string(m.memberId);
         if (v >= 5) w.nullableString(m.groupInstanceId);
-        w.bytes(m.metadata);
+        w.bytes(m.metadata).tags();
       });
+      w.tags();
     },
     decodeResponse(r) {
       const throttleTimeMs = v >= 2 ? r.int32() : 0;
@@ -41,7 +48,12 @@ export function joinGroupCodec(v: number): ApiVersionCodec<JoinGroupRequest, Joi
       const protocolName = r.string();
       const leader = r.string();
       const memberId = r.string();
-      const members = r.array((r) => ({ memberId: r.string(), groupInstanceId: v >= 5 ? r.nullableString() : null, metadata: r.bytes() }), 6);
+      const members = r.array((r) => {
+        const m = { memberId: r.string(), groupInstanceId: v >= 5 ? r.nullableString() : null, metadata: r.bytes() };
+        r.tags();
+        return m;
+      }, 2);
+      r.tags();
       return { throttleTimeMs, errorCode, generationId, protocolName, leader, memberId, members };
     },
   };

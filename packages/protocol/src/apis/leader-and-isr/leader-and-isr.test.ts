@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roundTrip } from '../../test-fixtures/round-trip.js';
+import { decodeBody, encodeBody, roundTrip } from '../../test-fixtures/round-trip.js';
 import { LeaderAndIsr, leaderAndIsrPartitionStates } from './index.js';
 import type { LeaderAndIsrPartitionState, LeaderAndIsrRequest } from './types.js';
 
@@ -12,6 +12,8 @@ const state = (v: number, topicName: string, partitionIndex: number): LeaderAndI
   isr: [1, 2],
   zkVersion: 11,
   replicas: [1, 2, 3],
+  addingReplicas: v >= 3 && partitionIndex === 1 ? [3] : [],
+  removingReplicas: v >= 3 && partitionIndex === 1 ? [1] : [],
   isNew: v >= 1 && partitionIndex === 0,
 });
 
@@ -49,5 +51,44 @@ describe('LeaderAndIsr', () => {
     }
     const decoded = roundTrip(LeaderAndIsr.versions.get(0)!, 'Request', grouped).decoded;
     expect(leaderAndIsrPartitionStates(decoded).map((p) => `${p.topicName}-${p.partitionIndex}`)).toEqual(['orders-0', 'orders-1', 'audit-0']);
+  });
+
+  it('v4 (flexible) lays out request and response as Kafka 2.4 LeaderAndIsr{Request,Response}.json says', () => {
+    const v4 = LeaderAndIsr.versions.get(4)!;
+    const req: LeaderAndIsrRequest = {
+      controllerId: 1,
+      controllerEpoch: 2,
+      brokerEpoch: 3,
+      ungroupedPartitionStates: [],
+      topicStates: [
+        {
+          topicName: 't',
+          partitionStates: [
+            { topicName: 't', partitionIndex: 0, controllerEpoch: 2, leader: 1, leaderEpoch: 5, isr: [1], zkVersion: 7, replicas: [1, 2], addingReplicas: [2], removingReplicas: [], isNew: false },
+          ],
+        },
+      ],
+      liveLeaders: [{ brokerId: 1, hostName: 'h', port: 9092 }],
+    };
+    const bytes = encodeBody(v4, 'Request', req);
+    expect(bytes.toString('hex')).toBe(
+      '00000001' + '00000002' + '0000000000000003' + // controller_id, controller_epoch, broker_epoch
+        '02' + '0274' + '02' + // topic_states [1]: "t", partition_states [1]
+        '00000000' + '00000002' + '00000001' + '00000005' + // partition_index, controller_epoch, leader, leader_epoch
+        '0200000001' + '00000007' + '030000000100000002' + // isr [1], zk_version 7, replicas [1, 2]
+        '0200000002' + '01' + '00' + '00' + // adding_replicas [2], removing_replicas [], is_new false, partition tags
+        '00' + // topic tags
+        '02' + '00000001' + '0268' + '00002384' + '00' + // live_leaders [1]: broker 1, "h", 9092, tags
+        '00', // body tags
+    );
+    expect(decodeBody(v4, 'Request', bytes).value).toEqual(req);
+    const res = { errorCode: 0, partitionErrors: [{ topicName: 't', partitionIndex: 0, errorCode: 0 }] };
+    expect(encodeBody(v4, 'Response', res).toString('hex')).toBe('0000' + '02' + '0274' + '00000000' + '0000' + '00' + '00');
+  });
+
+  it('v3+ carry adding_replicas and removing_replicas between replicas and is_new', () => {
+    const flat = (v: number) => roundTrip(LeaderAndIsr.versions.get(v)!, 'Request', request(3)).bytes.length;
+    // Each partition gains two i32 arrays: 4 bytes each when empty, 8 with one entry (orders-1 has one in each).
+    expect(flat(3) - flat(2)).toBe(2 * (4 + 4) + (8 + 8));
   });
 });

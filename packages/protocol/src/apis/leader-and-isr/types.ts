@@ -12,6 +12,10 @@ export interface LeaderAndIsrPartitionState {
   isr: number[];
   zkVersion: number;
   replicas: number[];
+  /** v3+ (default []): replicas a reassignment is adding (KIP-455). */
+  addingReplicas?: number[];
+  /** v3+ (default []): replicas a reassignment is removing (KIP-455). */
+  removingReplicas?: number[];
   /** v1+ (default false): the replica is being created (a new topic or partition). */
   isNew?: boolean;
 }

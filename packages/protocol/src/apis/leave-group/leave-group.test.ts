@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roundTrip } from '../../test-fixtures/round-trip.js';
+import { decodeBody, encodeBody, roundTrip } from '../../test-fixtures/round-trip.js';
 import { LeaveGroup } from './index.js';
 import type { LeaveGroupRequest, LeaveGroupResponse } from './types.js';
 
@@ -27,5 +27,33 @@ describe('LeaveGroup', () => {
   it('v3 leaves several members in one request', () => {
     const rt = roundTrip(LeaveGroup.versions.get(3)!, 'Request', request(3));
     expect(rt.decoded.members.map((m) => m.memberId)).toEqual(['a', 'b']);
+  });
+
+  it('v4 (flexible) lays out request and response as Kafka 2.4 LeaveGroup{Request,Response}.json says', () => {
+    const v4 = LeaveGroup.versions.get(4)!;
+    const req: LeaveGroupRequest = {
+      groupId: 'g',
+      memberId: '',
+      members: [
+        { memberId: 'm', groupInstanceId: 'i' },
+        { memberId: '', groupInstanceId: 'j' },
+      ],
+    };
+    const bytes = encodeBody(v4, 'Request', req);
+    // group_id "g"; members uvarint(2+1): "m" "i" tags, "" "j" tags; body tags
+    expect(bytes.toString('hex')).toBe('0267' + '03' + '026d' + '0269' + '00' + '01' + '026a' + '00' + '00');
+    expect(decodeBody(v4, 'Request', bytes).value).toEqual(req);
+    const res: LeaveGroupResponse = {
+      throttleTimeMs: 0,
+      errorCode: 0,
+      members: [
+        { memberId: 'm', groupInstanceId: 'i', errorCode: 0 },
+        { memberId: '', groupInstanceId: 'j', errorCode: 25 },
+      ],
+    };
+    const out = encodeBody(v4, 'Response', res);
+    // throttle, error; members [2]: "m" "i" 0 tags, "" "j" 25 (UNKNOWN_MEMBER_ID) tags; body tags
+    expect(out.toString('hex')).toBe('00000000' + '0000' + '03' + '026d' + '0269' + '0000' + '00' + '01' + '026a' + '0019' + '00' + '00');
+    expect(decodeBody(v4, 'Response', out).value).toEqual(res);
   });
 });

@@ -1,4 +1,4 @@
-/** ListGroups (key 16): field names from Kafka's ListGroupsRequest/Response.json (v0-2 have an empty request). */
+/** ListGroups (key 16): field names from Kafka's ListGroupsRequest/Response.json (the request has no fields; v3 is just its tag section). */
 export type ListGroupsRequest = Record<string, never>;
 
 export interface ListedGroup {

@@ -11,8 +11,8 @@ const request = (v: number): ListOffsetsRequest => ({
     {
       name: 'orders',
       partitions: [
-        { partitionIndex: 0, currentLeaderEpoch: v >= 4 ? 7 : -1, timestamp: -1 },
-        { partitionIndex: 1, currentLeaderEpoch: -1, timestamp: 1_700_000_000_000 },
+        { partitionIndex: 0, currentLeaderEpoch: v >= 4 ? 7 : -1, timestamp: -1, maxNumOffsets: v === 0 ? 5 : 1 },
+        { partitionIndex: 1, currentLeaderEpoch: -1, timestamp: 1_700_000_000_000, maxNumOffsets: 1 },
       ],
     },
   ],
@@ -24,8 +24,8 @@ const response = (v: number): ListOffsetsResponse => ({
     {
       name: 'orders',
       partitions: [
-        { partitionIndex: 0, errorCode: 0, timestamp: -1, offset: 42, leaderEpoch: v >= 4 ? 7 : -1 },
-        { partitionIndex: 1, errorCode: 3, timestamp: -1, offset: -1, leaderEpoch: -1 },
+        { partitionIndex: 0, errorCode: 0, oldStyleOffsets: v === 0 ? [42, 10, 0] : [], timestamp: -1, offset: v >= 1 ? 42 : -1, leaderEpoch: v >= 4 ? 7 : -1 },
+        { partitionIndex: 1, errorCode: 3, oldStyleOffsets: [], timestamp: -1, offset: -1, leaderEpoch: -1 },
       ],
     },
   ],
@@ -54,5 +54,15 @@ describe('ListOffsets', () => {
     expect(leftover).toBe(0);
     expect((value as ListOffsetsRequest).topics[0]!.partitions.length).toBeGreaterThan(0);
     expect(encodeBody(codec, kind, value)).toEqual(body);
+  });
+
+  it('v0 carries max_num_offsets in the request and old_style_offsets in the response (ListOffset{Request,Response}.json)', () => {
+    const v0 = ListOffsets.versions.get(0)!;
+    const req = encodeBody(v0, 'Request', { replicaId: -1, topics: [{ name: 't', partitions: [{ partitionIndex: 0, timestamp: -2, maxNumOffsets: 2 }] }] });
+    // replica_id -1; topics [1]: "t"; partitions [1]: partition_index 0, timestamp -2, max_num_offsets 2
+    expect(req.toString('hex')).toBe('ffffffff' + '00000001' + '000174' + '00000001' + '00000000' + 'fffffffffffffffe' + '00000002');
+    const res = encodeBody(v0, 'Response', { topics: [{ name: 't', partitions: [{ partitionIndex: 0, errorCode: 0, oldStyleOffsets: [7, 0], timestamp: -1, offset: -1 }] }] });
+    // no throttle time; topics [1]: "t"; partitions [1]: partition_index 0, error_code 0, old_style_offsets [7, 0]
+    expect(res.toString('hex')).toBe('00000001' + '000174' + '00000001' + '00000000' + '0000' + '00000002' + '0000000000000007' + '0000000000000000');
   });
 });

@@ -1,10 +1,12 @@
-/** ListOffsets (key 2): field names from Kafka's ListOffsetsRequest/Response.json (v0's max_num_offsets and old_style_offsets are out of range). */
+/** ListOffsets (key 2): field names from Kafka's ListOffsetRequest/Response.json. */
 export interface ListOffsetsPartition {
   partitionIndex: number;
   /** v4+ (default -1). */
   currentLeaderEpoch?: number;
-  /** -1 = latest, -2 = earliest, otherwise a timestamp in ms. */
+  /** -1 = latest, -2 = earliest, otherwise a timestamp in ms (v0: offsets of segments older than it). */
   timestamp: number;
+  /** v0 only (default 1): how many offsets to return, newest first. */
+  maxNumOffsets?: number;
 }
 
 export interface ListOffsetsTopic {
@@ -22,7 +24,11 @@ export interface ListOffsetsRequest {
 export interface ListOffsetsPartitionResponse {
   partitionIndex: number;
   errorCode: number;
+  /** v0 only (default []): offsets in descending order (segment base offsets, the log end or high watermark). */
+  oldStyleOffsets?: number[];
+  /** v1+ (default -1). */
   timestamp: number;
+  /** v1+ (default -1). */
   offset: number;
   /** v4+ (default -1). */
   leaderEpoch?: number;

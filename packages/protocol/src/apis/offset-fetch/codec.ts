@@ -4,25 +4,32 @@ import type { Writer } from '../../primitives/writer.js';
 import { readInt32Array, writeInt32Array } from '../fields.js';
 import type { OffsetFetchRequest, OffsetFetchRequestTopic, OffsetFetchResponse } from './types.js';
 
-/** OffsetFetch v0-5 (non-flexible; v6+ are flexible and not offered, see the reference §5.3). */
+/** OffsetFetch v0-6; v6 is flexible (compact strings and arrays, a tag section ending every struct). */
 export function offsetFetchCodec(v: number): ApiVersionCodec<OffsetFetchRequest, OffsetFetchResponse> {
   const writeTopic = (w: Writer, t: OffsetFetchRequestTopic) => {
     w.string(t.name);
     writeInt32Array(w, t.partitionIndexes);
+    w.tags();
+  };
+  const readTopic = (r: Reader): OffsetFetchRequestTopic => {
+    const t = { name: r.string(), partitionIndexes: readInt32Array(r) };
+    r.tags();
+    return t;
   };
   return {
     apiKey: 9,
     version: v,
-    flexible: false,
+    flexible: v >= 6,
     encodeRequest(w, req) {
       w.string(req.groupId);
       if (v >= 2) w.nullableArray(req.topics, writeTopic);
       else w.array(req.topics ?? [], writeTopic);
+      w.tags();
     },
     decodeRequest(r) {
       const groupId = r.string();
-      const readTopic = (r: Reader): OffsetFetchRequestTopic => ({ name: r.string(), partitionIndexes: readInt32Array(r) });
-      const topics = v >= 2 ? r.nullableArray(readTopic, 6) : r.array(readTopic, 6);
+      const topics = v >= 2 ? r.nullableArray(readTopic, 2) : r.array(readTopic, 2);
+      r.tags();
       return { groupId, topics };
     },
     encodeResponse(w, res) {
@@ -32,30 +39,34 @@ export function offsetFetchCodec(v: number): ApiVersionCodec<OffsetFetchRequest,
         w.array(t.partitions, (w, p) => {
           w.int32(p.partitionIndex).int64(p.committedOffset);
           if (v >= 5) w.int32(p.committedLeaderEpoch);
-          w.nullableString(p.metadata).int16(p.errorCode);
+          w.nullableString(p.metadata).int16(p.errorCode).tags();
         });
+        w.tags();
       });
       if (v >= 2) w.int16(res.errorCode);
+      w.tags();
     },
     decodeResponse(r) {
       const throttleTimeMs = v >= 3 ? r.int32() : 0;
-      const topics = r.array(
-        (r) => ({
-          name: r.string(),
-          partitions: r.array(
-            (r) => ({
-              partitionIndex: r.int32(),
-              committedOffset: r.int64(),
-              committedLeaderEpoch: v >= 5 ? r.int32() : -1,
-              metadata: r.nullableString(),
-              errorCode: r.int16(),
-            }),
-            16,
-          ),
-        }),
-        6,
-      );
-      return { throttleTimeMs, topics, errorCode: v >= 2 ? r.int16() : 0 };
+      const topics = r.array((r) => {
+        const name = r.string();
+        const partitions = r.array((r) => {
+          const p = {
+            partitionIndex: r.int32(),
+            committedOffset: r.int64(),
+            committedLeaderEpoch: v >= 5 ? r.int32() : -1,
+            metadata: r.nullableString(),
+            errorCode: r.int16(),
+          };
+          r.tags();
+          return p;
+        }, 15);
+        r.tags();
+        return { name, partitions };
+      }, 2);
+      const errorCode = v >= 2 ? r.int16() : 0;
+      r.tags();
+      return { throttleTimeMs, topics, errorCode };
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { ApiVersionCodec } from '../../api.js';
 import type { PartitionProduceResponse, ProduceRequest, ProduceResponse, TopicProduceData, TopicProduceResponse } from './types.js';
 
-/** Produce v3-7 (RecordBatch v2 only; non-flexible). */
+/** Produce v3-8 (RecordBatch v2 only; never flexible in 2.4); v8 adds record_errors and error_message (KIP-467). */
 export function produceCodec(v: number): ApiVersionCodec<ProduceRequest, ProduceResponse> {
   return {
     apiKey: 0,
@@ -31,6 +31,10 @@ export function produceCodec(v: number): ApiVersionCodec<ProduceRequest, Produce
         w.string(t.name).array(t.partitionResponses, (w, p) => {
           w.int32(p.index).int16(p.errorCode).int64(p.baseOffset).int64(p.logAppendTimeMs);
           if (v >= 5) w.int64(p.logStartOffset ?? -1);
+          if (v >= 8) {
+            w.array(p.recordErrors ?? [], (w, e) => w.int32(e.batchIndex).nullableString(e.batchIndexErrorMessage));
+            w.nullableString(p.errorMessage ?? null);
+          }
         });
       });
       w.int32(res.throttleTimeMs);
@@ -46,6 +50,8 @@ export function produceCodec(v: number): ApiVersionCodec<ProduceRequest, Produce
               baseOffset: r.int64(),
               logAppendTimeMs: r.int64(),
               logStartOffset: v >= 5 ? r.int64() : -1,
+              recordErrors: v >= 8 ? r.array((r) => ({ batchIndex: r.int32(), batchIndexErrorMessage: r.nullableString() }), 6) : [],
+              errorMessage: v >= 8 ? r.nullableString() : null,
             }),
             22,
           ),

@@ -20,8 +20,16 @@ const response = (v: number): ProduceResponse => ({
     {
       name: 'orders',
       partitionResponses: [
-        { index: 0, errorCode: 0, baseOffset: 2 ** 40, logAppendTimeMs: -1, logStartOffset: v >= 5 ? 17 : -1 },
-        { index: 1, errorCode: 6, baseOffset: -1, logAppendTimeMs: 1_700_000_000_000, logStartOffset: -1 },
+        { index: 0, errorCode: 0, baseOffset: 2 ** 40, logAppendTimeMs: -1, logStartOffset: v >= 5 ? 17 : -1, recordErrors: [], errorMessage: null },
+        {
+          index: 1,
+          errorCode: 6,
+          baseOffset: -1,
+          logAppendTimeMs: 1_700_000_000_000,
+          logStartOffset: -1,
+          recordErrors: v >= 8 ? [{ batchIndex: 3, batchIndexErrorMessage: 'bad' }, { batchIndex: 4, batchIndexErrorMessage: null }] : [],
+          errorMessage: v >= 8 ? 'One or more records have been rejected' : null,
+        },
       ],
     },
   ],
@@ -63,5 +71,31 @@ describe('Produce', () => {
     expect(leftover).toBe(0);
     expect((value as ProduceResponse).responses[0]!.partitionResponses[0]!.errorCode).toBe(0);
     expect(encodeBody(codec, 'Response', value)).toEqual(body);
+  });
+
+  it('v8 adds record_errors and error_message to each partition response (KIP-467, ProduceResponse.json)', () => {
+    const v8 = Produce.versions.get(8)!;
+    const res: ProduceResponse = {
+      responses: [
+        {
+          name: 't',
+          partitionResponses: [
+            { index: 0, errorCode: 87, baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1, recordErrors: [{ batchIndex: 2, batchIndexErrorMessage: 'x' }], errorMessage: null },
+          ],
+        },
+      ],
+      throttleTimeMs: 0,
+    };
+    const bytes = encodeBody(v8, 'Response', res);
+    expect(bytes.toString('hex')).toBe(
+      '00000001' + '000174' + '00000001' + // responses [1]: "t"; partition_responses [1]
+        '00000000' + '0057' + 'ffffffffffffffff' + 'ffffffffffffffff' + 'ffffffffffffffff' + // index 0, INVALID_RECORD(87), base_offset, log_append_time_ms, log_start_offset
+        '00000001' + '00000002' + '000178' + // record_errors [1]: batch_index 2, batch_index_error_message "x"
+        'ffff' + // error_message null
+        '00000000', // throttle_time_ms
+    );
+    expect(decodeBody(v8, 'Response', bytes).value).toEqual(res);
+    // The request is unchanged from v3.
+    expect(encodeBody(v8, 'Request', request())).toEqual(encodeBody(Produce.versions.get(3)!, 'Request', request()));
   });
 });

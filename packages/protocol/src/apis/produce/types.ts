@@ -18,6 +18,13 @@ export interface ProduceRequest {
   topicData: TopicProduceData[];
 }
 
+/** A record that made the whole batch fail (KIP-467). */
+export interface BatchIndexAndErrorMessage {
+  /** The record's position in its batch. */
+  batchIndex: number;
+  batchIndexErrorMessage: string | null;
+}
+
 export interface PartitionProduceResponse {
   index: number;
   errorCode: number;
@@ -26,6 +33,10 @@ export interface PartitionProduceResponse {
   logAppendTimeMs: number;
   /** v5+ (default -1). */
   logStartOffset?: number;
+  /** v8+ (default []): the records that caused the batch to be dropped. */
+  recordErrors?: BatchIndexAndErrorMessage[];
+  /** v8+ (default null): the common cause of those records' failure. */
+  errorMessage?: string | null;
 }
 
 export interface TopicProduceResponse {

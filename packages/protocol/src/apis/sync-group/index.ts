@@ -4,6 +4,7 @@ import { v0 } from './v0.js';
 import { v1 } from './v1.js';
 import { v2 } from './v2.js';
 import { v3 } from './v3.js';
+import { v4 } from './v4.js';
 
-export const SyncGroup = defineApi<SyncGroupRequest, SyncGroupResponse>(14, 'SyncGroup', [v0, v1, v2, v3]);
+export const SyncGroup = defineApi<SyncGroupRequest, SyncGroupResponse>(14, 'SyncGroup', [v0, v1, v2, v3, v4]);
 export type * from './types.js';

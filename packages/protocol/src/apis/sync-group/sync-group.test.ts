@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roundTrip } from '../../test-fixtures/round-trip.js';
+import { decodeBody, encodeBody, roundTrip } from '../../test-fixtures/round-trip.js';
 import { SyncGroup } from './index.js';
 import type { SyncGroupRequest, SyncGroupResponse } from './types.js';
 
@@ -21,5 +21,18 @@ describe('SyncGroup', () => {
       expect(rt.again).toEqual(rt.bytes);
       expect(rt.leftover).toBe(0);
     }
+  });
+
+  it('v4 (flexible) lays out request and response as Kafka 2.4 SyncGroup{Request,Response}.json says', () => {
+    const v4 = SyncGroup.versions.get(4)!;
+    const req: SyncGroupRequest = { groupId: 'g', generationId: 1, memberId: 'm', groupInstanceId: null, assignments: [{ memberId: 'm', assignment: Buffer.from([1]) }] };
+    const bytes = encodeBody(v4, 'Request', req);
+    // group_id, generation_id 1, member_id, group_instance_id null; assignments [1]: "m", compact bytes [01], tags; body tags
+    expect(bytes.toString('hex')).toBe('0267' + '00000001' + '026d' + '00' + '02' + '026d' + '0201' + '00' + '00');
+    expect(decodeBody(v4, 'Request', bytes).value).toEqual(req);
+    const res: SyncGroupResponse = { throttleTimeMs: 0, errorCode: 0, assignment: Buffer.from([1, 2]) };
+    const out = encodeBody(v4, 'Response', res);
+    expect(out.toString('hex')).toBe('00000000' + '0000' + '030102' + '00');
+    expect(decodeBody(v4, 'Response', out).value).toEqual(res);
   });
 });

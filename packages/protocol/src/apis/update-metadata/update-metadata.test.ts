@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roundTrip } from '../../test-fixtures/round-trip.js';
+import { decodeBody, encodeBody, roundTrip } from '../../test-fixtures/round-trip.js';
 import { UpdateMetadata, updateMetadataPartitionStates } from './index.js';
 import type { UpdateMetadataBroker, UpdateMetadataPartitionState, UpdateMetadataRequest } from './types.js';
 
@@ -58,5 +58,30 @@ describe('UpdateMetadata', () => {
     const fromV0 = roundTrip(v5, 'Request', { ...request(0), liveBrokers: [broker(0, 4)] }).decoded;
     expect(fromV0.liveBrokers[0]!.endpoints).toEqual([{ port: 9092, host: 'broker-4', listener: 'PLAINTEXT', securityProtocol: 0 }]);
     expect(fromV0.topicStates!.map((t) => t.topicName)).toEqual(['orders', 'audit']);
+  });
+
+  it('v6 (flexible) lays out request and response as Kafka 2.4 UpdateMetadata{Request,Response}.json says', () => {
+    const v6 = UpdateMetadata.versions.get(6)!;
+    const req: UpdateMetadataRequest = {
+      controllerId: 1,
+      controllerEpoch: 2,
+      brokerEpoch: 3,
+      ungroupedPartitionStates: [],
+      topicStates: [{ topicName: 't', partitionStates: [{ topicName: 't', partitionIndex: 0, controllerEpoch: 2, leader: 1, leaderEpoch: 5, isr: [1], zkVersion: 7, replicas: [1], offlineReplicas: [] }] }],
+      liveBrokers: [{ id: 1, v0Host: '', v0Port: 0, endpoints: [{ port: 9092, host: 'h', listener: 'PLAINTEXT', securityProtocol: 0 }], rack: null }],
+    };
+    const bytes = encodeBody(v6, 'Request', req);
+    expect(bytes.toString('hex')).toBe(
+      '00000001' + '00000002' + '0000000000000003' + // controller_id, controller_epoch, broker_epoch
+        '02' + '0274' + '02' + // topic_states [1]: "t", partition_states [1]
+        '00000000' + '00000002' + '00000001' + '00000005' + '0200000001' + '00000007' + '0200000001' + '01' + '00' + // ..., offline_replicas [], tags
+        '00' + // topic tags
+        '02' + '00000001' + // live_brokers [1]: id 1
+        '02' + '00002384' + '0268' + '0a' + Buffer.from('PLAINTEXT').toString('hex') + '0000' + '00' + // endpoints [1]: port, host, listener, security_protocol, tags
+        '00' + '00' + // rack null, broker tags
+        '00', // body tags
+    );
+    expect(decodeBody(v6, 'Request', bytes).value).toEqual(req);
+    expect(encodeBody(v6, 'Response', { errorCode: 0 }).toString('hex')).toBe('0000' + '00');
   });
 });
