@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { ConfigError } from '@gregor/common';
 import { atLeast, between, oneOf, parseValue, type ConfigKey, type ConfigValue } from './config-def.js';
 import { parseProperties } from './properties.js';
@@ -95,6 +96,7 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'http.host', type: 'string', default: '127.0.0.1', doc: 'gregor: address of the HTTP admin server.' },
   { name: 'http.port', type: 'int', default: 8780, doc: 'gregor: port of the HTTP admin server (8780, off 8081, which Schema Registry uses); -1 disables it.', validate: between(-1, 65535) as never },
   { name: 'http.auth.token', type: 'password', default: null, doc: 'gregor: bearer token required by every HTTP admin write (POST/PATCH/DELETE), by record reads and by user listings; unset = open, allowed only while http.host is a loopback address.' },
+  { name: 'http.auth.token.file', type: 'string', default: null, doc: 'gregor: when http.auth.token is unset, the token is read from this file; a missing file is created with a random token (mode 600), so brokers sharing the file share the token (compose).' },
   { name: 'http.allowed.hosts', type: 'list', default: null, doc: 'gregor: Host header values the HTTP admin answers (DNS-rebinding guard); default: localhost, loopback addresses, http.host, the advertised hosts and this machine\'s name; * = any.' },
   { name: 'http.ssl.keystore.location', type: 'string', default: null, doc: 'gregor: serve the HTTP admin over HTTPS with this keystore (PEM key and certificate chain).' },
   { name: 'http.ssl.keystore.type', type: 'string', default: 'PEM', doc: 'gregor: PEM or PKCS12.' },
@@ -269,7 +271,7 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
   for (const e of [...listeners, ...advertised]) e.securityProtocol = security.listeners.get(e.listenerName)!.protocol;
 
   const httpHost = get<string>('http.host');
-  const httpAuthToken = get<string | null>('http.auth.token') || null;
+  const httpAuthToken = get<string | null>('http.auth.token') || httpTokenFromFile(get<string | null>('http.auth.token.file'));
   if (get<number>('http.port') !== -1 && !httpAuthToken && !isLoopbackHost(httpHost)) {
     throw new ConfigError(`http.host ${httpHost} exposes the HTTP admin API beyond this machine without a token: set http.auth.token (compose: GREGOR_HTTP_TOKEN), or bind http.host to 127.0.0.1, or disable it with http.port=-1`);
   }
@@ -434,6 +436,27 @@ export function propertiesFromOverrides(overrides: string[]): Map<string, string
 }
 
 /** 127.0.0.0/8, ::1 and localhost: an HTTP admin bound there is reachable from this machine only. */
+/**
+ * The token kept in `file`, created with a random one when missing (exclusive create: brokers
+ * starting together on a shared volume end up with the same token). null without a file.
+ */
+function httpTokenFromFile(file: string | null): string | null {
+  if (!file) return null;
+  // Written aside, then linked into place: link is atomic and fails if another broker got there first.
+  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  try {
+    writeFileSync(aside, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
+    linkSync(aside, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`http.auth.token.file ${file}: ${(err as Error).message}`);
+  } finally {
+    rmSync(aside, { force: true });
+  }
+  const token = readFileSync(file, 'utf8').trim();
+  if (token === '') throw new ConfigError(`http.auth.token.file ${file} is empty`);
+  return token;
+}
+
 function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildBrokerConfig } from './broker-config.js';
 
 const base = (extra: Record<string, string>) =>
@@ -77,6 +80,23 @@ describe('listener security settings', () => {
     expect(() => buildBrokerConfig(base({ 'http.port': '8780', 'http.host': '0.0.0.0' }))).toThrow(/without a token: set http.auth.token/);
     expect(buildBrokerConfig(base({ 'http.port': '8780', 'http.host': '0.0.0.0', 'http.auth.token': 't' })).httpAuthToken).toBe('t');
     expect(() => buildBrokerConfig(base({ 'inter.broker.listener.name': 'PLAINTEXT', 'security.inter.broker.protocol': 'PLAINTEXT' }))).toThrow(/Only one of/);
+  });
+
+  it('http.auth.token.file: a missing file gets a random token (mode 600) that every broker sharing the file then reads', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gregor-token-'));
+    try {
+      const file = join(dir, 'http-token');
+      const first = buildBrokerConfig(base({ 'http.port': '8780', 'http.host': '0.0.0.0', 'http.auth.token.file': file })).httpAuthToken!;
+      expect(first).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      expect(readFileSync(file, 'utf8').trim()).toBe(first);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(buildBrokerConfig(base({ 'broker.id': '2', 'http.port': '8780', 'http.host': '0.0.0.0', 'http.auth.token.file': file })).httpAuthToken).toBe(first);
+      // An explicit token wins over the file.
+      expect(buildBrokerConfig(base({ 'http.auth.token': 'explicit', 'http.auth.token.file': file })).httpAuthToken).toBe('explicit');
+      expect(() => buildBrokerConfig(base({ 'http.auth.token.file': join(dir, 'missing-dir', 'token') }))).toThrow(/http.auth.token.file/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('warns about listener-prefixed names it does not know', () => {
