@@ -73,6 +73,10 @@ export class BrokerProcess {
     return this.#process.kill();
   }
 
+  get pid(): number | undefined {
+    return this.#process.pid;
+  }
+
   pause(): void {
     this.#process.pause();
   }

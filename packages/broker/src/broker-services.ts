@@ -25,5 +25,7 @@ export interface BrokerServices {
   /** Permission checks (AclAuthorizer, or the inter-broker listener rule without one). */
   readonly auth: AuthHelper;
   readonly producerIdManager: ProducerIdManager;
+  /** A fetch asked for more than fetch.max.bytes (or, from a follower, replica.fetch.response.max.bytes): counted. */
+  fetchCapped(replica: boolean): void;
   supportedApis(): { apiKey: number; minVersion: number; maxVersion: number }[];
 }

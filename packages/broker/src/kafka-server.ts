@@ -68,6 +68,8 @@ export class KafkaServer {
   authorizer: AclAuthorizer | null = null;
   auth!: AuthHelper;
   readonly startedAt = Date.now();
+  /** Fetches whose max_bytes was capped by fetch.max.bytes / replica.fetch.response.max.bytes. */
+  readonly #fetchCaps = { 'fetch.max.bytes': 0, 'replica.fetch.response.max.bytes': 0 };
   #hwCheckpointTimer: NodeJS.Timeout | undefined;
   #shutdown: Promise<void> | null = null;
 
@@ -78,6 +80,13 @@ export class KafkaServer {
 
   get brokerId(): number {
     return this.config.brokerId;
+  }
+
+  /** Times each limit was hit since startup (socket server limits and fetch caps), for metrics. */
+  limitHits(): Map<string, number> {
+    const out = new Map<string, number>(this.socketServer ? this.socketServer.limitHits() : []);
+    for (const [k, v] of Object.entries(this.#fetchCaps)) out.set(k, v);
+    return out;
   }
 
   async startup(): Promise<void> {
@@ -213,6 +222,15 @@ export class KafkaServer {
       maxRequestBytes: cfg.socketRequestMaxBytes,
       handler: this.apis.handleFrame,
       failedAuthenticationDelayMs: cfg.security.failedAuthenticationDelayMs,
+      interBrokerListener: cfg.interBrokerListenerName,
+      limits: {
+        maxConnections: cfg.maxConnections,
+        maxConnectionsPerIp: cfg.maxConnectionsPerIp,
+        maxConnectionsPerIpOverrides: cfg.maxConnectionsPerIpOverrides,
+        connectionsMaxIdleMs: cfg.connectionsMaxIdleMs,
+        queuedMaxRequests: cfg.queuedMaxRequests,
+        maxUnsentBytes: cfg.connectionMaxUnsentBytes,
+      },
       logger: this.log.child({ component: 'socket-server' }),
     });
     await this.socketServer.start();
@@ -301,6 +319,11 @@ export class KafkaServer {
       },
       get auth() {
         return self.auth;
+      },
+      fetchCapped: (replica: boolean) => {
+        const limit = replica ? 'replica.fetch.response.max.bytes' : 'fetch.max.bytes';
+        this.#fetchCaps[limit]++;
+        this.log.debug({ limit }, `fetch max_bytes capped by ${limit}`);
       },
       get producerIdManager() {
         return self.producerIdManager;

@@ -77,7 +77,15 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'offsets.retention.minutes', type: 'int', default: 10080, doc: 'How long committed offsets of an empty group are kept.', validate: atLeast(1) as never },
   { name: 'offset.metadata.max.bytes', type: 'int', default: 4096, doc: 'Largest metadata string of a committed offset.', validate: atLeast(0) as never },
   { name: 'message.max.bytes', type: 'int', default: 1048588, doc: 'Largest record batch accepted.', validate: atLeast(0) as never },
-  { name: 'socket.request.max.bytes', type: 'int', default: 104857600, doc: 'Largest request frame; a larger one closes the connection.', validate: atLeast(1) as never },
+  { name: 'socket.request.max.bytes', type: 'int', default: 104857600, doc: 'Largest request frame; a larger one closes the connection. Memory follows the bytes received, not the announced size.', validate: atLeast(1) as never },
+  { name: 'max.connections', type: 'int', default: 2147483647, doc: 'Connections the broker accepts on its client listeners together; more are closed at once (the inter-broker listener is not counted).', validate: atLeast(0) as never },
+  { name: 'max.connections.per.ip', type: 'int', default: 2147483647, doc: 'Connections accepted from one IP address; more are closed at once.', validate: atLeast(0) as never },
+  { name: 'max.connections.per.ip.overrides', type: 'string', default: '', doc: 'Per-IP exceptions to max.connections.per.ip: ip:count,ip:count.' },
+  { name: 'connections.max.idle.ms', type: 'long', default: 600000, doc: 'A connection with no traffic in either direction for this long is closed.', validate: atLeast(1) as never },
+  { name: 'queued.max.requests', type: 'int', default: 500, doc: 'Requests being handled across all connections; at the limit, connections stop being read until some finish.', validate: atLeast(1) as never },
+  { name: 'connection.max.unsent.bytes', type: 'int', default: 1048576, doc: 'gregor: a connection whose unsent responses exceed this stops being read (muted) until the client reads them, so a slow reader cannot pin memory.', validate: atLeast(1) as never },
+  { name: 'fetch.max.bytes', type: 'int', default: 57671680, doc: 'Largest consumer fetch response the broker builds, whatever the request asks (the first batch may exceed it, so consumers progress).', validate: atLeast(0) as never },
+  { name: 'replica.fetch.response.max.bytes', type: 'int', default: 10485760, doc: 'Largest follower fetch response the broker builds.', validate: atLeast(0) as never },
   { name: 'log.segment.bytes', type: 'int', default: 1073741824, doc: 'Segment size before a roll.', validate: atLeast(14) as never },
   { name: 'log.index.interval.bytes', type: 'int', default: 4096, doc: 'Bytes between offset index entries.', validate: atLeast(0) as never },
   { name: 'log.index.size.max.bytes', type: 'int', default: 10485760, doc: 'Max size of an offset index.', validate: atLeast(4) as never },
@@ -106,7 +114,7 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   ...[
     'num.network.threads', 'num.io.threads', 'socket.send.buffer.bytes', 'socket.receive.buffer.bytes',
     'num.recovery.threads.per.data.dir', 'transaction.state.log.replication.factor', 'transaction.state.log.min.isr',
-    'num.replica.fetchers', 'log.flush.interval.messages', 'log.flush.interval.ms', 'queued.max.requests',
+    'num.replica.fetchers', 'log.flush.interval.messages', 'log.flush.interval.ms',
     'background.threads', 'compression.type', 'zookeeper.set.acl', 'log.message.format.version',
     'inter.broker.protocol.version',
   ].map((name) => ({ name, type: 'string' as const, default: null, doc: 'Accepted for compatibility; no effect.', compat: true })),
@@ -181,6 +189,15 @@ export interface BrokerConfig {
   offsetMetadataMaxBytes: number;
   messageMaxBytes: number;
   socketRequestMaxBytes: number;
+  maxConnections: number;
+  maxConnectionsPerIp: number;
+  /** max.connections.per.ip.overrides: IP -> limit. */
+  maxConnectionsPerIpOverrides: Map<string, number>;
+  connectionsMaxIdleMs: number;
+  queuedMaxRequests: number;
+  connectionMaxUnsentBytes: number;
+  fetchMaxBytes: number;
+  replicaFetchResponseMaxBytes: number;
   logSegmentBytes: number;
   logIndexIntervalBytes: number;
   logIndexSizeMaxBytes: number;
@@ -328,6 +345,14 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     offsetMetadataMaxBytes: get('offset.metadata.max.bytes'),
     messageMaxBytes: get('message.max.bytes'),
     socketRequestMaxBytes: get('socket.request.max.bytes'),
+    maxConnections: get('max.connections'),
+    maxConnectionsPerIp: get('max.connections.per.ip'),
+    maxConnectionsPerIpOverrides: parseIpOverrides(get<string>('max.connections.per.ip.overrides')),
+    connectionsMaxIdleMs: get('connections.max.idle.ms'),
+    queuedMaxRequests: get('queued.max.requests'),
+    connectionMaxUnsentBytes: get('connection.max.unsent.bytes'),
+    fetchMaxBytes: get('fetch.max.bytes'),
+    replicaFetchResponseMaxBytes: get('replica.fetch.response.max.bytes'),
     logSegmentBytes: get('log.segment.bytes'),
     logIndexIntervalBytes: get('log.index.interval.bytes'),
     logIndexSizeMaxBytes: get('log.index.size.max.bytes'),
@@ -436,6 +461,18 @@ export function propertiesFromOverrides(overrides: string[]): Map<string, string
 }
 
 /** 127.0.0.0/8, ::1 and localhost: an HTTP admin bound there is reachable from this machine only. */
+/** `ip:count,ip:count` (Kafka's max.connections.per.ip.overrides; IPv6 addresses keep their colons). */
+function parseIpOverrides(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const entry of text.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+    const at = entry.lastIndexOf(':');
+    const count = Number(entry.slice(at + 1));
+    if (at <= 0 || !Number.isInteger(count) || count < 0) throw new ConfigError(`max.connections.per.ip.overrides: "${entry}" must be ip:count`);
+    out.set(entry.slice(0, at).trim(), count);
+  }
+  return out;
+}
+
 /**
  * The token kept in `file`, created with a random one when missing (exclusive create: brokers
  * starting together on a shared volume end up with the same token). null without a file.

@@ -21,11 +21,14 @@ export function fetchHandler(s: BrokerServices): ApiHandler<FetchRequest, FetchR
         logStartOffset: p.logStartOffset ?? -1,
       })),
     );
+    // fetch.max.bytes / replica.fetch.response.max.bytes cap what the request asks for (Kafka's KafkaApis).
+    const cap = req.replicaId >= 0 ? s.config.replicaFetchResponseMaxBytes : s.config.fetchMaxBytes;
+    if (req.maxBytes > cap) s.fetchCapped(req.replicaId >= 0);
     const data = await s.replicaManager.fetchMessages({
       replicaId: req.replicaId,
       maxWaitMs: Math.min(req.maxWaitMs, 30_000),
       minBytes: req.minBytes,
-      maxBytes: req.maxBytes,
+      maxBytes: Math.min(req.maxBytes, cap),
       partitions,
     });
     const byTopic = new Map<string, FetchPartitionData[]>();

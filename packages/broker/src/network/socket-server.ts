@@ -51,6 +51,74 @@ export interface SocketServerOptions {
   maxInFlightPerConnection?: number;
   /** connection.failed.authentication.delay.ms: a failed authentication is answered, then the connection closed this much later. Default 100. */
   failedAuthenticationDelayMs?: number;
+  /** Kafka's connection limits and gregor's unsent-bytes bound; every one defaults to no limit. */
+  limits?: Partial<ConnectionLimits>;
+  /** Not counted against max.connections (Kafka keeps the inter-broker listener reachable). */
+  interBrokerListener?: string;
+}
+
+export interface ConnectionLimits {
+  /** max.connections: client-listener connections together. */
+  maxConnections: number;
+  /** max.connections.per.ip, and its overrides. */
+  maxConnectionsPerIp: number;
+  maxConnectionsPerIpOverrides: ReadonlyMap<string, number>;
+  /** connections.max.idle.ms: no traffic either way for this long closes the connection. */
+  connectionsMaxIdleMs: number;
+  /** queued.max.requests: requests being handled across all connections. */
+  queuedMaxRequests: number;
+  /** A connection's unsent response bytes above this mute it (stop reading) until the client reads. */
+  maxUnsentBytes: number;
+}
+
+/** Which limit was hit: the label of the limit metric. */
+export type LimitName = 'max.connections' | 'max.connections.per.ip' | 'connections.max.idle.ms' | 'socket.request.max.bytes' | 'queued.max.requests' | 'connection.max.unsent.bytes';
+
+const NO_LIMITS: ConnectionLimits = {
+  maxConnections: Number.MAX_SAFE_INTEGER,
+  maxConnectionsPerIp: Number.MAX_SAFE_INTEGER,
+  maxConnectionsPerIpOverrides: new Map(),
+  connectionsMaxIdleMs: 0,
+  queuedMaxRequests: Number.MAX_SAFE_INTEGER,
+  maxUnsentBytes: Number.MAX_SAFE_INTEGER,
+};
+
+/** Fetch (api key 1): its responses are the large ones, so a connection handles one Fetch at a time. */
+const FETCH_API_KEY = 1;
+
+const isFetch = (frame: Buffer): boolean => frame.length >= 2 && frame.readInt16BE(0) === FETCH_API_KEY;
+
+/** What the connections share: the limits, the counters of limit hits, the broker-wide request queue. */
+class ServerState {
+  readonly limits: ConnectionLimits;
+  readonly logger: Logger;
+  /** Times each limit was hit (metrics). */
+  readonly limitHits = new Map<LimitName, number>();
+  /** Requests being handled now, all connections together (queued.max.requests). */
+  queued = 0;
+  /** Connections waiting for the request queue to have room. */
+  readonly waiting = new Set<RequestChannel>();
+
+  constructor(limits: ConnectionLimits, logger: Logger) {
+    this.limits = limits;
+    this.logger = logger;
+  }
+
+  hit(limit: LimitName, fields: Record<string, unknown>, message: string, level: 'info' | 'warn' | 'debug' = 'info'): void {
+    this.limitHits.set(limit, (this.limitHits.get(limit) ?? 0) + 1);
+    this.logger[level]({ limit, ...fields }, message);
+  }
+
+  /** A request finished: connections waiting for room in the queue may go on. */
+  release(): void {
+    this.queued--;
+    if (this.waiting.size === 0 || this.queued >= this.limits.queuedMaxRequests) return;
+    for (const c of [...this.waiting]) {
+      if (this.queued >= this.limits.queuedMaxRequests) break;
+      this.waiting.delete(c);
+      c.pump();
+    }
+  }
 }
 
 /** Kafka's SaslServerAuthenticator.MAX_RECEIVE_SIZE: the largest frame read before authentication. */
@@ -65,12 +133,25 @@ export class SocketServer {
   readonly #opts: SocketServerOptions;
   readonly #servers = new Map<string, net.Server>();
   readonly #connections = new Set<RequestChannel>();
+  readonly #perIp = new Map<string, number>();
+  #clientConnections = 0;
+  readonly #state: ServerState;
   #nextId = 0;
   #stopping = false;
 
-
   constructor(opts: SocketServerOptions) {
     this.#opts = opts;
+    this.#state = new ServerState({ ...NO_LIMITS, ...opts.limits }, opts.logger);
+  }
+
+  /** How many times each limit was hit since startup (metrics). */
+  limitHits(): ReadonlyMap<LimitName, number> {
+    return this.#state.limitHits;
+  }
+
+  /** Requests being handled now (queued.max.requests counts them). */
+  get queuedRequests(): number {
+    return this.#state.queued;
   }
 
   async start(): Promise<void> {
@@ -123,6 +204,23 @@ export class SocketServer {
       socket.destroy();
       return;
     }
+    const limits = this.#state.limits;
+    const ip = normalizeAddress(socket.remoteAddress ?? '');
+    const counted = l.listenerName !== this.#opts.interBrokerListener;
+    const fromIp = this.#perIp.get(ip) ?? 0;
+    const ipLimit = limits.maxConnectionsPerIpOverrides.get(ip) ?? limits.maxConnectionsPerIp;
+    if (fromIp >= ipLimit) {
+      this.#state.hit('max.connections.per.ip', { ip, listener: l.listenerName, count: fromIp }, `closing connection from ${ip}: it has ${fromIp} connections, max.connections.per.ip is ${ipLimit}`);
+      socket.destroy();
+      return;
+    }
+    if (counted && this.#clientConnections >= limits.maxConnections) {
+      this.#state.hit('max.connections', { ip, listener: l.listenerName, count: this.#clientConnections }, `closing connection from ${ip}: ${this.#clientConnections} connections open, max.connections is ${limits.maxConnections}`);
+      socket.destroy();
+      return;
+    }
+    this.#perIp.set(ip, fromIp + 1);
+    if (counted) this.#clientConnections++;
     const info: ConnectionInfo = {
       id: ++this.#nextId,
       listenerName: l.listenerName,
@@ -131,7 +229,13 @@ export class SocketServer {
       securityProtocol: l.securityProtocol ?? 'PLAINTEXT',
       principal,
     };
-    const channel = new RequestChannel(socket, info, this.#opts, l.authenticator?.(info) ?? null, () => this.#connections.delete(channel));
+    const channel = new RequestChannel(socket, info, this.#opts, this.#state, l.authenticator?.(info) ?? null, () => {
+      this.#connections.delete(channel);
+      const left = (this.#perIp.get(ip) ?? 1) - 1;
+      if (left > 0) this.#perIp.set(ip, left);
+      else this.#perIp.delete(ip);
+      if (counted) this.#clientConnections--;
+    });
     this.#connections.add(channel);
   }
 
@@ -145,14 +249,23 @@ export class SocketServer {
   }
 }
 
-/** One client connection: frames in, responses out in request order. */
+/**
+ * One client connection: frames in, responses out in request order. Frames read wait in a backlog
+ * and are handled while the connection may go on: fewer than maxInFlight requests pending, no
+ * Fetch pending (one large response at a time), unsent bytes under the bound, room in the
+ * broker-wide request queue. Otherwise the socket is paused (muted) until that changes.
+ */
 class RequestChannel {
   readonly #socket: net.Socket;
   readonly #info: ConnectionInfo;
   readonly #opts: SocketServerOptions;
+  readonly #state: ServerState;
   readonly #frames: FrameReader;
-  readonly #pending: { done: boolean; response: Buffer[] | null }[] = [];
+  readonly #pending: { done: boolean; response: Buffer[] | null; fetch: boolean }[] = [];
+  readonly #backlog: Buffer[] = [];
   readonly #maxInFlight: number;
+  #fetchesPending = 0;
+  #mutedForUnsent = false;
   /** Until the SASL exchange completes: frames are handled one at a time by the authenticator. */
   #authenticator: ConnectionAuthenticator | null;
   readonly #authQueue: Buffer[] = [];
@@ -161,19 +274,28 @@ class RequestChannel {
   #closed = false;
   #paused = false;
 
-  constructor(socket: net.Socket, info: ConnectionInfo, opts: SocketServerOptions, authenticator: ConnectionAuthenticator | null, onClose: () => void) {
+  constructor(socket: net.Socket, info: ConnectionInfo, opts: SocketServerOptions, state: ServerState, authenticator: ConnectionAuthenticator | null, onClose: () => void) {
     this.#socket = socket;
     this.#info = info;
     this.#opts = opts;
+    this.#state = state;
     this.#authenticator = authenticator;
     this.#maxInFlight = opts.maxInFlightPerConnection ?? 64;
     this.#frames = new FrameReader({ maxFrameBytes: authenticator ? Math.min(MAX_AUTH_FRAME_BYTES, opts.maxRequestBytes) : opts.maxRequestBytes });
     socket.on('data', (chunk) => this.#onData(chunk));
-    socket.on('drain', () => this.#maybeResume());
+    socket.on('drain', () => this.pump());
+    if (state.limits.connectionsMaxIdleMs > 0) {
+      socket.setTimeout(state.limits.connectionsMaxIdleMs, () => {
+        state.hit('connections.max.idle.ms', { conn: info.remoteAddress, listener: info.listenerName }, `closing idle connection ${info.remoteAddress}: no traffic for ${state.limits.connectionsMaxIdleMs} ms (connections.max.idle.ms)`);
+        this.close();
+      });
+    }
     socket.on('error', (err) => opts.logger.debug({ err: err.message, conn: info.remoteAddress }, 'connection error'));
     socket.on('close', () => {
       this.#closed = true;
       clearTimeout(this.#closeTimer);
+      this.#backlog.length = 0;
+      state.waiting.delete(this);
       onClose();
     });
   }
@@ -184,7 +306,7 @@ class RequestChannel {
       frames = this.#frames.push(chunk);
     } catch (err) {
       const reason = err instanceof FrameSizeError ? err.message : String(err);
-      this.#opts.logger.warn({ conn: this.#info.remoteAddress, listener: this.#info.listenerName, reason }, 'closing connection: bad frame size');
+      this.#state.hit('socket.request.max.bytes', { conn: this.#info.remoteAddress, listener: this.#info.listenerName, reason }, 'closing connection: bad frame size', 'warn');
       this.close();
       return;
     }
@@ -195,8 +317,49 @@ class RequestChannel {
         this.#authQueue.push(Buffer.from(frame));
         void this.#authenticate();
       } else {
-        this.#dispatch(frame);
+        this.#backlog.push(frame);
       }
+    }
+    this.pump();
+  }
+
+  /** Why this connection may not handle its next frame now, or null when it may. */
+  #blocked(next: Buffer): LimitName | 'in-flight' | 'fetch' | null {
+    if (this.#pending.length >= this.#maxInFlight) return 'in-flight';
+    // A second Fetch waits for the first one's response: pipelined fetches could each build a large response.
+    if (this.#fetchesPending > 0 && isFetch(next)) return 'fetch';
+    if (this.#socket.writableLength > this.#state.limits.maxUnsentBytes) return 'connection.max.unsent.bytes';
+    if (this.#state.queued >= this.#state.limits.queuedMaxRequests) return 'queued.max.requests';
+    return null;
+  }
+
+  /** Handles backlog frames while allowed; mutes the socket while frames wait, unmutes when none do. */
+  pump(): void {
+    if (this.#closed || this.#authenticator) return;
+    while (this.#backlog.length > 0) {
+      const why = this.#blocked(this.#backlog[0]!);
+      if (why !== null) {
+        if (why === 'queued.max.requests' && !this.#state.waiting.has(this)) {
+          this.#state.waiting.add(this);
+          this.#state.hit('queued.max.requests', { conn: this.#info.remoteAddress, queued: this.#state.queued }, `request queue full (${this.#state.queued} requests, queued.max.requests): connection ${this.#info.remoteAddress} waits`, 'debug');
+        }
+        if (why === 'connection.max.unsent.bytes' && !this.#mutedForUnsent) {
+          this.#mutedForUnsent = true;
+          this.#state.hit('connection.max.unsent.bytes', { conn: this.#info.remoteAddress, unsent: this.#socket.writableLength }, `muting ${this.#info.remoteAddress}: ${this.#socket.writableLength} response bytes unsent (connection.max.unsent.bytes)`);
+        }
+        break;
+      }
+      this.#mutedForUnsent = false;
+      this.#dispatch(this.#backlog.shift()!);
+      if (this.#closed) return;
+    }
+    const mute = this.#backlog.length > 0 || this.#socket.writableLength > this.#state.limits.maxUnsentBytes || this.#pending.length >= this.#maxInFlight;
+    if (mute && !this.#paused) {
+      this.#paused = true;
+      this.#socket.pause();
+    } else if (!mute && this.#paused) {
+      this.#paused = false;
+      this.#socket.resume();
     }
   }
 
@@ -224,16 +387,23 @@ class RequestChannel {
           this.#opts.logger.debug({ conn: this.#info.remoteAddress, listener: this.#info.listenerName, principal: step.principal }, 'authenticated');
         }
       }
-      if (!this.#authenticator) for (const frame of this.#authQueue.splice(0)) this.#dispatch(frame);
+      if (!this.#authenticator) {
+        this.#backlog.push(...this.#authQueue.splice(0));
+        this.pump();
+      }
     } finally {
       this.#authBusy = false;
     }
   }
 
   #dispatch(frame: Buffer): void {
-    const slot = { done: false, response: null as Buffer[] | null };
+    const fetch = isFetch(frame);
+    const slot = { done: false, response: null as Buffer[] | null, fetch };
     this.#pending.push(slot);
+    if (fetch) this.#fetchesPending++;
+    this.#state.queued++;
     const fail = (err: unknown) => {
+      this.#finish(slot);
       this.#opts.logger.warn(
         { conn: this.#info.remoteAddress, listener: this.#info.listenerName, reason: err instanceof Error ? err.message : String(err) },
         'closing connection: malformed request',
@@ -255,14 +425,18 @@ class RequestChannel {
     } else {
       this.#complete(slot, result);
     }
-    if (!this.#paused && (this.#pending.length >= this.#maxInFlight || this.#socket.writableNeedDrain)) {
-      this.#paused = true;
-      this.#socket.pause();
-    }
   }
 
-  #complete(slot: { done: boolean; response: Buffer[] | null }, response: Buffer[] | null): void {
+  /** A request is no longer being handled: it leaves the broker-wide queue (once). */
+  #finish(slot: { done: boolean; fetch: boolean }): void {
+    if (slot.done) return;
     slot.done = true;
+    if (slot.fetch) this.#fetchesPending--;
+    this.#state.release();
+  }
+
+  #complete(slot: { done: boolean; response: Buffer[] | null; fetch: boolean }, response: Buffer[] | null): void {
+    this.#finish(slot);
     slot.response = response;
     if (this.#closed) return;
     // Write every finished response at the head of the queue, keeping request order.
@@ -272,14 +446,7 @@ class RequestChannel {
       if (head.response) for (const part of head.response) this.#socket.write(part);
     }
     this.#socket.uncork();
-    this.#maybeResume();
-  }
-
-  #maybeResume(): void {
-    if (this.#paused && !this.#closed && this.#pending.length < this.#maxInFlight / 2 && !this.#socket.writableNeedDrain) {
-      this.#paused = false;
-      this.#socket.resume();
-    }
+    this.pump();
   }
 
   close(): void {
