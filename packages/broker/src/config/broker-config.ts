@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { ConfigError } from '@gregor/common';
+import { closestName, ConfigError } from '@gregor/common';
 import { atLeast, between, oneOf, parseValue, type ConfigKey, type ConfigValue } from './config-def.js';
 import { parseProperties } from './properties.js';
 import { buildSecurityConfig, isListenerScopedSetting, parseProtocolMap, type BrokerSecurityConfig } from './security-config.js';
@@ -97,6 +97,8 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'log.roll.hours', type: 'int', default: 168, doc: 'Max segment age before a roll, in hours.' },
   { name: 'log.roll.ms', type: 'long', default: null, doc: 'Max segment age before a roll (overrides hours).' },
   { name: 'log.segment.delete.delay.ms', type: 'long', default: 60000, doc: 'Delay before deleted segment files are removed.' },
+  { name: 'log.message.timestamp.type', type: 'string', default: 'CreateTime', doc: 'CreateTime keeps producers\' timestamps; LogAppendTime stamps batches with the leader\'s clock.', validate: oneOf('CreateTime', 'LogAppendTime') as never },
+  { name: 'log.message.timestamp.difference.max.ms', type: 'long', default: Number.MAX_SAFE_INTEGER, doc: 'CreateTime records further than this from the leader\'s clock are refused with INVALID_TIMESTAMP.', validate: atLeast(0) as never },
   { name: 'log.flush.offset.checkpoint.interval.ms', type: 'int', default: 60000, doc: 'How often recovery points are written.' },
   { name: 'log.cleanup.policy', type: 'list', default: ['delete'], doc: 'delete or compact.' },
   { name: 'producer.id.expiration.ms', type: 'int', default: 86400000, doc: 'An idempotent producer\'s state in a partition is dropped after this long without a write from it (Kafka 3.x; 2.4 used transactional.id.expiration.ms).', validate: atLeast(1) as never },
@@ -208,6 +210,8 @@ export interface BrokerConfig {
   logSegmentDeleteDelayMs: number;
   logFlushOffsetCheckpointIntervalMs: number;
   logCleanupPolicy: string[];
+  logMessageTimestampType: 'CreateTime' | 'LogAppendTime';
+  logMessageTimestampDifferenceMaxMs: number;
   producerIdExpirationMs: number;
   producerIdExpirationCheckIntervalMs: number;
   httpHost: string;
@@ -363,6 +367,8 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     logSegmentDeleteDelayMs: get('log.segment.delete.delay.ms'),
     logFlushOffsetCheckpointIntervalMs: get('log.flush.offset.checkpoint.interval.ms'),
     logCleanupPolicy: cleanup,
+    logMessageTimestampType: get('log.message.timestamp.type'),
+    logMessageTimestampDifferenceMaxMs: get('log.message.timestamp.difference.max.ms'),
     producerIdExpirationMs: get('producer.id.expiration.ms'),
     producerIdExpirationCheckIntervalMs: get('producer.id.expiration.check.interval.ms'),
     httpHost,
@@ -417,36 +423,6 @@ export function propertiesFromEnv(env: NodeJS.ProcessEnv): Map<string, string> {
 
 function envToName(s: string): string {
   return s.toLowerCase().replace(/___/g, '\u0001').replace(/__/g, '\u0000').replace(/_/g, '.').replace(/\u0000/g, '_').replace(/\u0001/g, '-');
-}
-
-/** The known name nearest to `name` (edit distance at most a third of its length), or null. */
-export function closestName(name: string, known: readonly string[]): string | null {
-  let best: string | null = null;
-  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
-  for (const k of known) {
-    const d = editDistance(name, k, bestDistance);
-    if (d < bestDistance) {
-      best = k;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string, cap: number): number {
-  if (Math.abs(a.length - b.length) >= cap) return cap;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      rowMin = Math.min(rowMin, cur[j]!);
-    }
-    if (rowMin >= cap) return cap;
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 /** `--override key=value` flags (as kafka-server-start.sh takes them). */
