@@ -11,6 +11,9 @@ import type { DockerComposeEnvironment, StartedDockerComposeEnvironment } from '
 import { acquireComposeLock, releaseComposeLock } from './compose-lock.js';
 import { useDockerEngine } from './docker-env.js';
 
+/** The HTTP admin token the test cluster runs with (GREGOR_HTTP_TOKEN). */
+const HTTP_TOKEN = `chaos-${process.pid}`;
+
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SERVICES = ['zk1', 'zk2', 'zk3', 'broker1', 'broker2', 'broker3'];
 const CONSUMERS = ['consumer1', 'consumer2'];
@@ -80,6 +83,7 @@ export class ComposeCluster {
       GREGOR_CONSUMER2_PORT: String(ports[10]),
       GREGOR_CONSUMER_GROUP: group,
       GREGOR_CONSUMER_TOPICS: consumerTopic,
+      GREGOR_HTTP_TOKEN: HTTP_TOKEN,
     };
     for (let i = 0; i < 3; i++) {
       environment[`GREGOR_BROKER${i + 1}_PORT`] = String(ports[i]);
@@ -127,6 +131,11 @@ export class ComposeCluster {
 
   bootstrap(): string {
     return this.brokerPorts.map((p) => `127.0.0.1:${p}`).join(',');
+  }
+
+  /** Headers of an HTTP admin write (compose turns the token on). */
+  httpAuth(): Record<string, string> {
+    return { authorization: `Bearer ${HTTP_TOKEN}` };
   }
 
   httpUrl(brokerId: number): string {

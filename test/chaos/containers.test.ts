@@ -46,7 +46,7 @@ describe('cluster in containers under faults (testcontainers + compose.yaml)', (
     // Through the HTTP admin of broker 1, as an operator would.
     const res = await fetch(`${cluster.httpUrl(1)}/v1/topics`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...cluster.httpAuth() },
       body: JSON.stringify({ name: TOPIC, partitions: 3, replicationFactor: 3, configs: { 'min.insync.replicas': '2' } }),
     });
     expect(res.status, await res.clone().text()).toBe(201);

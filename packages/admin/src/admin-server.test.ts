@@ -251,6 +251,57 @@ describe('authentication', () => {
   });
 });
 
+describe('hardening', () => {
+  it('answers only Host names on the allowlist (DNS rebinding): loopback, the machine, advertised hosts', async () => {
+    for (const host of ['localhost:8780', '127.0.0.1', '[::1]:8780', 'LOCALHOST']) {
+      expect((await open.inject({ method: 'GET', url: '/v1/topics', headers: { host } })).statusCode, host).toBe(200);
+    }
+    const rebound = await open.inject({ method: 'GET', url: '/v1/topics', headers: { host: 'attacker.example:8780' } });
+    expect([rebound.statusCode, rebound.json().error.code]).toEqual([403, 'GREGOR_ERR_HOST_NOT_ALLOWED']);
+    const anyHost = buildAdminApp(b1.server, { allowedHosts: ['*'] });
+    try {
+      expect((await anyHost.inject({ method: 'GET', url: '/v1/topics', headers: { host: 'attacker.example' } })).statusCode).toBe(200);
+    } finally {
+      await anyHost.close();
+    }
+  });
+
+  it('a 500 says nothing about the failure but a request id', async () => {
+    const app = buildAdminApp(b1.server);
+    app.get('/v1/boom', async () => {
+      throw new TypeError('cannot read /var/lib/secret/path of undefined');
+    });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/v1/boom' });
+      expect(res.statusCode).toBe(500);
+      expect(res.json().error.code).toBe('GREGOR_ERR_INTERNAL');
+      expect(res.body).not.toContain('secret');
+      expect(res.json().error.message).toMatch(/^Internal error \(request req-[\w-]+\); the broker log has the details\.$/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('manages SCRAM users in /config/users (token required, no credential ever shown)', async () => {
+    expect((await guarded.inject({ method: 'GET', url: '/v1/users' })).statusCode).toBe(401);
+    const created = await guarded.inject({ method: 'POST', url: '/v1/users', headers: auth, payload: { name: 'alice', password: 'alice-pw', mechanisms: ['SCRAM-SHA-512'], iterations: 8192 } });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toEqual({ user: 'alice', credentials: [{ mechanism: 'SCRAM-SHA-512', iterations: 8192 }] });
+    expect(created.body).not.toContain('alice-pw');
+    const stored = JSON.parse((await b1.server.zk.zk.getData('/config/users/alice')).data.toString());
+    expect(stored.config['SCRAM-SHA-512']).toMatch(/^salt=[A-Za-z0-9+/=]+,stored_key=[A-Za-z0-9+/=]{88},server_key=[A-Za-z0-9+/=]{88},iterations=8192$/);
+    await waitFor(() => b2.server.scramCredentials.get('SCRAM-SHA-512', 'alice') !== null, 10_000, 'broker 2 to learn the credential');
+    const listed = await guarded.inject({ method: 'GET', url: '/v1/users', headers: auth });
+    expect(listed.json().users).toContainEqual({ user: 'alice', credentials: [{ mechanism: 'SCRAM-SHA-512', iterations: 8192 }] });
+    const weak = await guarded.inject({ method: 'POST', url: '/v1/users', headers: auth, payload: { name: 'bob', password: 'x', iterations: 100 } });
+    expect([weak.statusCode, weak.json().error.code]).toEqual([400, 'GREGOR_ERR_VALIDATION']);
+    expect((await guarded.inject({ method: 'DELETE', url: '/v1/users/alice', headers: auth })).json()).toEqual({ deleted: 'alice', mechanisms: ['SCRAM-SHA-256', 'SCRAM-SHA-512'] });
+    const again = await guarded.inject({ method: 'DELETE', url: '/v1/users/alice', headers: auth });
+    expect([again.statusCode, again.json().error.code]).toEqual([404, 'GREGOR_ERR_UNKNOWN_USER']);
+    await waitFor(() => b2.server.scramCredentials.get('SCRAM-SHA-512', 'alice') === null, 10_000, 'broker 2 to forget the credential');
+  });
+});
+
 describe('startAdminServer', () => {
   it('listens on a real port and stops on close()', async () => {
     const admin = await startAdminServer(b1.server, { host: '127.0.0.1', port: 0, logger: b1.server.log });

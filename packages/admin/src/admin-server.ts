@@ -3,7 +3,9 @@ import type { KafkaServer } from '@gregor/broker';
 import type { Logger } from '@gregor/common';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AdminContext } from './admin-context.js';
-import { requireTokenForWrites } from './auth.js';
+import { requireToken } from './auth.js';
+import { defaultAllowedHosts, requireAllowedHost } from './host-allowlist.js';
+import { loadTlsKeyMaterial } from '@gregor/client';
 import { AdminError, errorBody, toAdminError } from './errors.js';
 import { LeaderConnections } from './leader-connections.js';
 import { brokerRoutes } from './routes/brokers.js';
@@ -19,12 +21,15 @@ import { recordRoutes } from './routes/records.js';
 import { topicConfigRoutes } from './routes/topic-configs.js';
 import { topicRoutes } from './routes/topics.js';
 import { zookeeperRoutes } from './routes/zookeeper.js';
+import { userRoutes } from './routes/users.js';
 
 export interface AdminAppOptions {
   /** The broker's logger; fastify logs through a child of it at warn level or above. Default: no logs. */
   logger?: Logger;
-  /** When set, POST and DELETE need `Authorization: Bearer <authToken>`. Default null: open. */
+  /** When set, writes, record reads and /v1/users need `Authorization: Bearer <authToken>`. Default null: open. */
   authToken?: string | null;
+  /** Host header values answered (DNS-rebinding guard); default: the broker's http.allowed.hosts, else loopback names, http.host, advertised hosts, hostname. */
+  allowedHosts?: readonly string[];
   /** Largest request body. Default 1 MiB. */
   bodyLimitBytes?: number;
   /** How long writes wait for their outcome to show in the metadata. Default 30000. */
@@ -51,7 +56,9 @@ const READ_ONLY_STATES = new Set(['RunningAsBroker', 'PendingControlledShutdown'
 
 /** The broker's HTTP admin API as a fastify instance that is not listening yet (tests use `inject`). */
 export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): FastifyInstance {
+  const https = server.config.httpSsl ? loadTlsKeyMaterial(server.config.httpSsl, 'http.') : null;
   const app = Fastify({
+    ...(https ? { https } : {}),
     ...(opts.logger ? { loggerInstance: httpLogger(opts.logger) as FastifyBaseLogger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
@@ -66,11 +73,16 @@ export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): 
   // JSON only: fastify would also hand text/plain bodies to the routes as strings.
   app.removeContentTypeParser('text/plain');
 
-  const leaders = new LeaderConnections({ ...(opts.logger ? { logger: opts.logger.child({ component: 'admin-http' }) } : {}) });
+  const leaders = new LeaderConnections({
+    ...(server.interBrokerSecurity ? { security: server.interBrokerSecurity } : {}),
+    ...(opts.logger ? { logger: opts.logger.child({ component: 'admin-http' }) } : {}),
+  });
   const ctx: AdminContext = { server, leaders, writeTimeoutMs: opts.writeTimeoutMs ?? 30_000 };
   app.addHook('onClose', async () => leaders.close());
 
-  if (opts.authToken) app.addHook('onRequest', requireTokenForWrites(opts.authToken));
+  const allowedHosts = opts.allowedHosts ?? server.config.httpAllowedHosts ?? defaultAllowedHosts(server.config.httpHost, server.config.advertisedListeners.map((l) => l.host));
+  app.addHook('onRequest', requireAllowedHost(allowedHosts));
+  if (opts.authToken) app.addHook('onRequest', requireToken(opts.authToken));
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/v1/')) return;
     // Before startup and after shutdown the broker's components are absent or stopped.
@@ -80,8 +92,10 @@ export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): 
 
   app.setErrorHandler((err, request, reply) => {
     const error = toAdminError(err);
-    if (error.statusCode >= 500) request.log.error({ err, url: request.url, method: request.method }, 'admin request failed');
-    return reply.code(error.statusCode).send(errorBody(error));
+    if (error.statusCode >= 500) request.log.error({ err, reqId: request.id, url: request.url, method: request.method }, 'admin request failed');
+    // A 500 tells the caller nothing about the broker's insides: the log has them under the request id.
+    const body = error.code === 'GREGOR_ERR_INTERNAL' ? errorBody(new AdminError('GREGOR_ERR_INTERNAL', `Internal error (request ${request.id}); the broker log has the details.`, error.kafkaErrorCode)) : errorBody(error);
+    return reply.code(error.statusCode).send(body);
   });
   app.setNotFoundHandler((request, reply) => {
     const error = new AdminError('GREGOR_ERR_NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
@@ -103,6 +117,7 @@ export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): 
     recordRoutes(scope, ctx);
     metricsRoutes(scope, ctx);
     consoleRoutes(scope);
+    userRoutes(scope, ctx);
   });
   return app;
 }

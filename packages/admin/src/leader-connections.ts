@@ -1,10 +1,12 @@
-import { Connection } from '@gregor/client';
+import { Connection, type ClientSecurity } from '@gregor/client';
 import type { Logger } from '@gregor/common';
 
 export interface LeaderConnectionsOptions {
   clientId?: string;
   connectTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** TLS/SASL of the inter-broker listener these connections use. */
+  security?: ClientSecurity;
   logger?: Logger;
 }
 
@@ -37,6 +39,7 @@ export class LeaderConnections {
       clientId: this.#options.clientId ?? 'gregor-admin',
       connectTimeoutMs: this.#options.connectTimeoutMs ?? 5_000,
       requestTimeoutMs: this.#options.requestTimeoutMs ?? 5_000,
+      ...(this.#options.security ? { security: this.#options.security } : {}),
       ...(this.#options.logger ? { logger: this.#options.logger } : {}),
     });
     this.#byBroker.set(brokerId, conn);

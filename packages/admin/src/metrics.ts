@@ -72,6 +72,24 @@ export class BrokerMetrics {
     this.#failedProduce = new Counter({ name: 'gregor_failed_produce_requests_total', help: 'Produce partitions answered with an error.', labelNames: ['topic'], registers });
 
     const self = this;
+    new Gauge({
+      name: 'gregor_limit_hits_total',
+      help: 'Times a broker limit was hit since startup, by setting: max.connections, max.connections.per.ip, connections.max.idle.ms, socket.request.max.bytes, queued.max.requests, connection.max.unsent.bytes, fetch.max.bytes, replica.fetch.response.max.bytes.',
+      labelNames: ['limit'],
+      registers,
+      collect() {
+        if (!self.#ready()) return;
+        for (const [limit, n] of self.#server.limitHits()) this.set({ limit }, n);
+      },
+    });
+    new Gauge({
+      name: 'gregor_connections',
+      help: 'Open client and broker connections.',
+      registers,
+      collect() {
+        if (self.#ready()) this.set(self.#server.socketServer.connectionCount);
+      },
+    });
     const partitions = () => (self.#ready() ? self.#server.replicaManager.allPartitions() : []);
     new Gauge({
       name: 'gregor_under_replicated_partitions',

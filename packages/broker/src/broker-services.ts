@@ -8,6 +8,7 @@ import type { BrokerConfig } from './config/broker-config.js';
 import type { TopicConfigCache } from './config/topic-config-cache.js';
 import type { FetchManager } from './fetch-session/fetch-manager.js';
 import type { MetadataCache } from './metadata/metadata-cache.js';
+import type { AuthHelper } from './security/auth-helper.js';
 import type { ProducerIdManager } from './producer/producer-id-manager.js';
 
 /** What request handlers may use: the broker's components, passed explicitly. */
@@ -23,6 +24,10 @@ export interface BrokerServices {
   readonly topicConfigs: TopicConfigCache;
   readonly configAdmin: ConfigAdminManager;
   readonly groupCoordinator: GroupCoordinator; // group coordinator
+  /** Permission checks (AclAuthorizer, or the inter-broker listener rule without one). */
+  readonly auth: AuthHelper;
   readonly producerIdManager: ProducerIdManager;
+  /** A fetch asked for more than fetch.max.bytes (or, from a follower, replica.fetch.response.max.bytes): counted. */
+  fetchCapped(replica: boolean): void;
   supportedApis(): { apiKey: number; minVersion: number; maxVersion: number }[];
 }

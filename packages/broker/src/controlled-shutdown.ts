@@ -30,6 +30,7 @@ export async function requestControlledShutdown(server: KafkaServer): Promise<vo
           clientId: `broker-${cfg.brokerId}-controlled-shutdown`,
           requestTimeoutMs: cfg.controllerSocketTimeoutMs,
           connectTimeoutMs: 5000,
+          ...(server.interBrokerSecurity ? { security: server.interBrokerSecurity } : {}),
         });
         try {
           await conn.connect();

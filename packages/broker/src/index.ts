@@ -20,3 +20,4 @@ export { renderConfigurationDoc } from './config/config-docs.js';
 export { FetchManager, type FetchContext, type FetchSessionStats } from './fetch-session/fetch-manager.js';
 export { FetchSessionCache, FETCH_SESSION_EVICTION_MS } from './fetch-session/fetch-session-cache.js';
 export { FetchSession, CachedPartition, INVALID_SESSION_ID, INITIAL_EPOCH, FINAL_EPOCH, nextEpoch } from './fetch-session/fetch-session.js';
+export { upsertScramUser, deleteScramUser, listScramUsers, ALL_SCRAM_MECHANISMS, type ScramUser } from './security/scram-users.js';

@@ -69,6 +69,13 @@ export class KafkaApis {
     this.#handlers.set(api.apiKey, { api: api as ApiDefinition<unknown, unknown>, handle: handle as ApiHandler<unknown, unknown> });
   }
 
+  /** Puts a layer around a registered handler (authorization): the wrapper decides whether and how the handler runs. */
+  wrap<Req, Res>(api: ApiDefinition<Req, Res>, wrapper: (inner: ApiHandler<Req, Res>) => ApiHandler<Req, Res>): void {
+    const registered = this.#handlers.get(api.apiKey);
+    if (!registered) throw new Error(`${api.name} has no handler to wrap`);
+    registered.handle = wrapper(registered.handle as ApiHandler<Req, Res>) as ApiHandler<unknown, unknown>;
+  }
+
   /** The APIs this broker serves, with their version ranges (the ApiVersions answer). */
   supportedApis(): { apiKey: number; minVersion: number; maxVersion: number }[] {
     return [...this.#handlers.values()]

@@ -23,6 +23,15 @@ import { KafkaApis } from './kafka-apis.js';
 import { MetadataCache } from './metadata/metadata-cache.js';
 import { SocketServer } from './network/socket-server.js';
 import { requestControlledShutdown } from './controlled-shutdown.js';
+import { jaasPlainUsers, type ClientSecurity } from '@gregor/client';
+import { ZkAclStore } from '@gregor/zookeeper';
+import type { ListenerSpec } from './network/socket-server.js';
+import { AclAuthorizer } from './security/acl-authorizer.js';
+import { AuthHelper } from './security/auth-helper.js';
+import { interBrokerClientSecurity } from './security/inter-broker-security.js';
+import { listenerTlsOptions } from './security/listener-tls.js';
+import { SaslServerAuthenticator } from './security/sasl-server-authenticator.js';
+import { ScramCredentialCache } from './security/scram-credential-cache.js';
 import { ProducerIdManager } from './producer/producer-id-manager.js';
 
 export type BrokerState = 'NotRunning' | 'Starting' | 'RunningAsBroker' | 'PendingControlledShutdown' | 'ShuttingDown';
@@ -57,7 +66,15 @@ export class KafkaServer {
   logDirFailureHandler!: LogDirFailureHandler;
   apis!: KafkaApis;
   socketServer!: SocketServer;
+  /** TLS/SASL of this broker's connections to other brokers' inter-broker listener; undefined = PLAINTEXT. */
+  interBrokerSecurity: ClientSecurity | undefined;
+  scramCredentials!: ScramCredentialCache;
+  /** AclAuthorizer when authorizer.class.name names it; null otherwise. */
+  authorizer: AclAuthorizer | null = null;
+  auth!: AuthHelper;
   readonly startedAt = Date.now();
+  /** Fetches whose max_bytes was capped by fetch.max.bytes / replica.fetch.response.max.bytes. */
+  readonly #fetchCaps = { 'fetch.max.bytes': 0, 'replica.fetch.response.max.bytes': 0 };
   #hwCheckpointTimer: NodeJS.Timeout | undefined;
   #shutdown: Promise<void> | null = null;
 
@@ -80,6 +97,13 @@ export class KafkaServer {
     return this.config.brokerId;
   }
 
+  /** Times each limit was hit since startup (socket server limits and fetch caps), for metrics. */
+  limitHits(): Map<string, number> {
+    const out = new Map<string, number>(this.socketServer ? this.socketServer.limitHits() : []);
+    for (const [k, v] of Object.entries(this.#fetchCaps)) out.set(k, v);
+    return out;
+  }
+
   async startup(): Promise<void> {
     const cfg = this.config;
     this.state = 'Starting';
@@ -97,6 +121,8 @@ export class KafkaServer {
     await this.session.start();
     this.zk = new KafkaZkClient(this.session);
     await this.zk.ensurePersistentPaths();
+    // Reads the inter-broker keystore/truststore now: a bad path stops the broker naming the setting.
+    this.interBrokerSecurity = interBrokerClientSecurity(cfg);
     this.clusterId = await this.zk.getOrCreateClusterId();
     // Dynamic broker configs (/config/brokers/<default>, /config/brokers/<id>) apply before any component reads the config.
     this.dynamicConfig = new DynamicBrokerConfig(cfg, this.log.child({ component: 'dynamic-config' }));
@@ -130,8 +156,18 @@ export class KafkaServer {
     this.metadataCache.clusterId = this.clusterId;
     this.topicConfigs = new TopicConfigCache(cfg, (t) => this.zk.getTopicConfig(t));
     this.isrManager = new IsrManager(this.zk, this.log.child({ component: 'isr' }));
-    this.configChangeListener = new ConfigChangeListener(this.zk, this.topicConfigs, this.logManager, this.dynamicConfig, this.log.child({ component: 'config' }));
+    this.scramCredentials = new ScramCredentialCache(this.log.child({ component: 'credentials' }));
+    this.configChangeListener = new ConfigChangeListener(this.zk, this.topicConfigs, this.logManager, this.dynamicConfig, this.log.child({ component: 'config' }), (user) =>
+      this.scramCredentials.refresh(this.zk, user),
+    );
     await this.configChangeListener.start();
+    // After the listener recorded where it starts: a user changed from now on is seen by one or the other.
+    await this.scramCredentials.load(this.zk);
+    if (cfg.security.authorizer) {
+      this.authorizer = new AclAuthorizer(new ZkAclStore(this.session), cfg.security.authorizer, this.log.child({ component: 'authorizer' }));
+      await this.authorizer.start();
+    }
+    this.auth = new AuthHelper(this.authorizer, cfg.interBrokerListenerName);
     this.dynamicConfig.onReconfigure((changed) => {
       this.configChangeListener.applyBrokerDefaults();
       // As Kafka's DynamicLogConfig: turning unclean election on lets the controller elect offline partitions now.
@@ -152,6 +188,7 @@ export class KafkaServer {
         maxBytes: cfg.replicaFetchMaxBytes,
         backoffMs: cfg.replicaFetchBackoffMs,
         requestTimeoutMs: cfg.controllerSocketTimeoutMs,
+        ...(this.interBrokerSecurity ? { security: this.interBrokerSecurity } : {}),
       },
       replicaLagTimeMaxMs: cfg.replicaLagTimeMaxMs,
       leaderEndpoint: (id) => {
@@ -180,6 +217,7 @@ export class KafkaServer {
       {
         brokerId: cfg.brokerId,
         interBrokerListenerName: cfg.interBrokerListenerName,
+        ...(this.interBrokerSecurity ? { interBrokerSecurity: this.interBrokerSecurity } : {}),
         get uncleanLeaderElectionEnable() {
           return cfg.uncleanLeaderElectionEnable; // a dynamic broker config: read at each election
         },
@@ -207,12 +245,28 @@ export class KafkaServer {
     this.apis = new KafkaApis(this.log);
     registerHandlers(this.apis, this.#services());
     this.socketServer = new SocketServer({
-      listeners: cfg.listeners,
+      listeners: cfg.listeners.map((l) => this.#listenerSpec(l)),
       maxRequestBytes: cfg.socketRequestMaxBytes,
       handler: this.apis.handleFrame,
+      failedAuthenticationDelayMs: cfg.security.failedAuthenticationDelayMs,
+      interBrokerListener: cfg.interBrokerListenerName,
+      limits: {
+        maxConnections: cfg.maxConnections,
+        maxConnectionsPerIp: cfg.maxConnectionsPerIp,
+        maxConnectionsPerIpOverrides: cfg.maxConnectionsPerIpOverrides,
+        connectionsMaxIdleMs: cfg.connectionsMaxIdleMs,
+        queuedMaxRequests: cfg.queuedMaxRequests,
+        maxUnsentBytes: cfg.connectionMaxUnsentBytes,
+      },
       logger: this.log.child({ component: 'socket-server' }),
     });
     await this.socketServer.start();
+    if (!this.authorizer && cfg.listeners.length === 1) {
+      this.log.warn(
+        { listener: cfg.interBrokerListenerName },
+        `${cfg.interBrokerListenerName} is the only listener, so it is also the inter-broker listener: anyone who reaches it can send controller and replica requests. Give brokers a separate inter-broker listener (inter.broker.listener.name) or configure an authorizer.`,
+      );
+    }
 
     await this.#registerBroker();
     this.session.onNewSession(async () => {
@@ -220,6 +274,8 @@ export class KafkaServer {
       await this.#registerBroker();
       this.controller.onNewZkSession();
       this.configChangeListener.onNewSession();
+      this.authorizer?.onNewSession();
+      await this.scramCredentials.load(this.zk);
     });
     this.session.on('sessionLost', () => this.controller.onZkSessionLost());
     this.session.on('expired', () => this.controller.onZkSessionLost());
@@ -233,6 +289,20 @@ export class KafkaServer {
     this.#hwCheckpointTimer.unref();
     this.state = 'RunningAsBroker';
     this.log.info({ endpoints: this.advertisedEndpoints(), clusterId: this.clusterId }, 'started');
+  }
+
+  /** One listener with its protocol, TLS options (files read now) and, for SASL_*, an authenticator per connection. */
+  #listenerSpec(l: Endpoint): ListenerSpec {
+    const security = this.config.security.listeners.get(l.listenerName)!;
+    const spec: ListenerSpec = { listenerName: l.listenerName, host: l.host, port: l.port, securityProtocol: security.protocol };
+    if (security.ssl) spec.tls = listenerTlsOptions(l.listenerName, security.ssl);
+    const sasl = security.sasl;
+    if (sasl) {
+      const plainUsers = jaasPlainUsers(sasl.jaas.get('PLAIN') ?? []);
+      spec.authenticator = (conn) =>
+        new SaslServerAuthenticator({ mechanisms: sasl.mechanisms, plainUsers, scramCredentials: this.scramCredentials, apiVersions: (frame) => this.apis.handleFrame(frame, conn) });
+    }
+    return spec;
   }
 
   /** The controller told us who is alive, and we applied leadership for every partition we lead. */
@@ -277,6 +347,14 @@ export class KafkaServer {
       get groupCoordinator() {
         return self.groupCoordinator; // group coordinator
       },
+      get auth() {
+        return self.auth;
+      },
+      fetchCapped: (replica: boolean) => {
+        const limit = replica ? 'replica.fetch.response.max.bytes' : 'fetch.max.bytes';
+        this.#fetchCaps[limit]++;
+        this.log.debug({ limit }, `fetch max_bytes capped by ${limit}`);
+      },
       get producerIdManager() {
         return self.producerIdManager;
       },
@@ -313,7 +391,7 @@ export class KafkaServer {
   async #registerBroker(): Promise<void> {
     this.brokerEpoch = await this.zk.registerBroker({
       brokerId: this.config.brokerId,
-      endpoints: this.advertisedEndpoints().map((e) => ({ listener: e.listenerName, host: e.host, port: e.port, securityProtocol: 'PLAINTEXT' })),
+      endpoints: this.advertisedEndpoints().map((e) => ({ listener: e.listenerName, host: e.host, port: e.port, securityProtocol: e.securityProtocol })),
       jmxPort: -1,
       rack: this.config.rack,
       adminUrl: this.adminUrl(),
@@ -355,6 +433,7 @@ export class KafkaServer {
     clearInterval(this.#hwCheckpointTimer);
     await this.socketServer?.stop();
     await this.configChangeListener?.stop();
+    await this.authorizer?.stop();
     this.groupCoordinator?.shutdown(); // group coordinator
     this.logCleaner?.shutdown(); // group coordinator (log compaction)
     this.logDirFailureHandler?.stop();

@@ -10,6 +10,7 @@ import { consumerServiceCommand } from './commands/consumer-service.js';
 import { groupsCommand } from './commands/groups.js';
 import { produceCommand } from './commands/produce.js';
 import { topicsCommand } from './commands/topics.js';
+import { usersCommand } from './commands/users.js';
 import { isParseArgsError, UsageError } from './usage-error.js';
 import { cliVersion } from './version.js';
 
@@ -26,6 +27,7 @@ Commands:
   reassign  move partitions between brokers: generate | execute | verify | cancel | list (Kafka's plan JSON)
   elect-leaders   preferred or unclean leader election (like kafka-leader-election)
   delete-records  delete records below an offset (like kafka-delete-records)
+  users     SCRAM users in ZooKeeper: create | delete | list
   consumer-service  a long-running group consumer with an HTTP status API (--config file)
   version   print the version`;
 
@@ -36,6 +38,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   produce: (argv) => produceCommand(argv),
   consume: (argv) => consumeCommand(argv),
   groups: groupsCommand,
+  users: usersCommand,
   configs: configsCommand,
   reassign: reassignCommand,
   'elect-leaders': electLeadersCommand,

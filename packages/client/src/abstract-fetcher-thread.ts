@@ -2,6 +2,7 @@ import { ErrorCode, backoffMs, errorName, sleep, silentLogger, type Logger } fro
 import { Fetch, type FetchablePartitionResponse } from '@gregor/protocol';
 import { Connection } from './connection.js';
 import { byTopic, FetchSessionHandler } from './fetch-session-handler.js';
+import type { ClientSecurity } from './security/client-security.js';
 
 export interface FetcherSource {
   brokerId: number;
@@ -25,6 +26,8 @@ export interface FetcherOptions {
   requestTimeoutMs: number;
   /** Incremental fetch sessions (KIP-227) with the source broker; default true. */
   fetchSessions?: boolean;
+  /** TLS/SASL of the connection to the source broker (followers: the inter-broker listener's). */
+  security?: ClientSecurity;
   logger?: Logger;
 }
 
@@ -137,6 +140,7 @@ export abstract class AbstractFetcherThread {
       clientId: this.opts.clientId,
       requestTimeoutMs: this.opts.requestTimeoutMs,
       connectTimeoutMs: Math.min(this.opts.requestTimeoutMs, 10_000),
+      ...(this.opts.security ? { security: this.opts.security } : {}),
       logger: this.log,
     });
     this.#connection = c;

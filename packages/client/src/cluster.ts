@@ -49,6 +49,7 @@ export class KafkaClient {
   readonly logger: Logger;
   readonly #bootstrap: BrokerAddress[];
   readonly #connectTimeoutMs: number;
+  readonly #security: ClientConfig['security'];
   readonly #metadataMaxAgeMs: number;
   #brokers = new Map<number, BrokerMetadata>();
   #topics = new Map<string, TopicMetadata>();
@@ -64,6 +65,7 @@ export class KafkaClient {
     this.#bootstrap = parseBrokerList(config.brokers);
     this.clientId = config.clientId ?? 'gregor';
     this.#connectTimeoutMs = requireNonNegativeInt('connectTimeoutMs', config.connectTimeoutMs, 10_000);
+    this.#security = config.security;
     this.requestTimeoutMs = requireNonNegativeInt('requestTimeoutMs', config.requestTimeoutMs, 30_000);
     this.#metadataMaxAgeMs = requireNonNegativeInt('metadataMaxAgeMs', config.metadataMaxAgeMs, 300_000);
     this.retryOptions = {
@@ -253,6 +255,7 @@ export class KafkaClient {
       clientId: this.clientId,
       connectTimeoutMs: this.#connectTimeoutMs,
       requestTimeoutMs: this.requestTimeoutMs,
+      ...(this.#security ? { security: this.#security } : {}),
       logger: this.logger,
     });
   }

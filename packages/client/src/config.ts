@@ -1,4 +1,5 @@
 import { ConfigError, type Logger } from '@gregor/common';
+import type { ClientSecurity } from './security/client-security.js';
 
 /** Settings shared by every client (Kafka's CommonClientConfigs, camelCased). */
 export interface ClientConfig {
@@ -18,6 +19,8 @@ export interface ClientConfig {
   retryBackoffMs?: number;
   /** Cap on one backoff. Default 1000. */
   retryBackoffMaxMs?: number;
+  /** `security.protocol` and its settings: TLS and/or SASL credentials (clientSecurityFromProperties). Default PLAINTEXT. */
+  security?: ClientSecurity;
   logger?: Logger;
 }
 

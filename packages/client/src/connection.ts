@@ -1,15 +1,20 @@
 import net from 'node:net';
+import tls from 'node:tls';
 import { CorruptDataError, GregorError, TimeoutError, silentLogger, type Logger } from '@gregor/common';
 import {
   ApiVersions,
   FrameReader,
+  SaslAuthenticate,
+  SaslHandshake,
   Reader,
   decodeResponseHeader,
   encodeRequestFrame,
   responseHeaderFlexible,
   type ApiDefinition,
 } from '@gregor/protocol';
-import { NetworkError, NoCommonVersionError } from './errors.js';
+import { AuthenticationError, NetworkError, NoCommonVersionError } from './errors.js';
+import { type ClientSecurity } from './security/client-security.js';
+import { saslAuthenticate } from './security/sasl-client.js';
 
 export interface ConnectionOptions {
   host: string;
@@ -22,6 +27,8 @@ export interface ConnectionOptions {
   requestTimeoutMs?: number;
   /** Largest response frame accepted. Default 100 MiB. */
   maxFrameBytes?: number;
+  /** TLS and/or SASL (SSL, SASL_PLAINTEXT, SASL_SSL); absent = PLAINTEXT. */
+  security?: ClientSecurity;
   logger?: Logger;
 }
 
@@ -70,6 +77,7 @@ export class Connection {
   readonly #connectTimeoutMs: number;
   readonly #requestTimeoutMs: number;
   readonly #maxFrameBytes: number;
+  readonly #security: ClientSecurity | undefined;
   readonly #log: Logger;
 
   #state: State = 'idle';
@@ -90,6 +98,7 @@ export class Connection {
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.#maxFrameBytes = options.maxFrameBytes ?? 100 * 1024 * 1024;
+    this.#security = options.security;
     this.#log = (options.logger ?? silentLogger()).child({ broker: `${this.host}:${this.port}` });
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
   }
@@ -125,8 +134,13 @@ export class Connection {
 
   async #open(): Promise<void> {
     this.#state = 'connecting';
-    const socket = net.connect({ host: this.host, port: this.port, noDelay: true });
+    const tlsOptions = this.#security?.tls;
+    const socket = tlsOptions
+      ? tls.connect({ ...tlsOptions, host: this.host, port: this.port, ...(tlsOptions.servername === undefined && net.isIP(this.host) === 0 ? { servername: this.host } : {}) })
+      : net.connect({ host: this.host, port: this.port, noDelay: true });
+    if (tlsOptions) socket.setNoDelay(true);
     this.#socket = socket;
+    let secured = !tlsOptions;
     const frames = new FrameReader({ maxFrameBytes: this.#maxFrameBytes });
     socket.on('data', (chunk: Buffer) => {
       try {
@@ -135,16 +149,31 @@ export class Connection {
         this.#fail(new NetworkError(`bad response stream from ${this.address}: ${(error as Error).message}`, { cause: error }));
       }
     });
-    socket.on('error', (error) => this.#fail(new NetworkError(`connection to ${this.address} failed: ${error.message}`, { cause: error })));
+    socket.on('error', (error) =>
+      this.#fail(
+        !secured && isTlsFailure(error)
+          ? new AuthenticationError(`SSL handshake with ${this.address} failed: ${error.message}`, { cause: error })
+          : new NetworkError(`connection to ${this.address} failed: ${error.message}`, { cause: error }),
+      ),
+    );
     socket.on('close', () => this.#fail(new NetworkError(`connection to ${this.address} closed`)));
 
     const timer = setTimeout(() => this.#fail(new TimeoutError(`connecting to ${this.address} took more than ${this.#connectTimeoutMs} ms`)), this.#connectTimeoutMs);
     try {
       await new Promise<void>((resolve, reject) => {
-        socket.once('connect', resolve);
+        socket.once(tlsOptions ? 'secureConnect' : 'connect', () => {
+          secured = true;
+          resolve();
+        });
         void this.closed.then(reject);
       });
       await this.#negotiateVersions();
+      const sasl = this.#security?.sasl;
+      if (sasl) {
+        const send = <Req, Res>(api: ApiDefinition<Req, Res>, version: number, request: Req) => this.#dispatch(api, version, request, { timeoutMs: this.#connectTimeoutMs });
+        const versions = { handshake: this.versionFor(SaslHandshake as ApiDefinition<unknown, unknown>), authenticate: this.versionFor(SaslAuthenticate as ApiDefinition<unknown, unknown>) };
+        await saslAuthenticate(send, versions, sasl, this.address);
+      }
       if (this.#state !== 'connecting') throw this.#closedError();
       this.#state = 'ready';
       this.#log.debug({ apis: this.#apiVersions.size }, 'connected');
@@ -311,4 +340,10 @@ export class Connection {
     this.#fail(new NetworkError(`connection to ${this.address} was closed by the client`));
     await this.closed;
   }
+}
+
+/** Errors of the TLS handshake itself (certificate checks, protocol alerts), as opposed to the network. */
+function isTlsFailure(error: Error & { code?: string }): boolean {
+  const code = error.code ?? '';
+  return code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|HOSTNAME|ALTNAME/.test(code);
 }

@@ -21,3 +21,15 @@ export class ClientClosedError extends Error {
     this.name = 'ClientClosedError';
   }
 }
+
+/**
+ * SASL authentication failed (the broker's SaslAuthenticate error message is kept), or the TLS
+ * handshake did (an untrusted or wrongly named certificate). Not retriable: the same credentials
+ * fail again.
+ */
+export class AuthenticationError extends GregorError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(ErrorCode.SASL_AUTHENTICATION_FAILED, message, options);
+    this.name = 'AuthenticationError';
+  }
+}

@@ -1,7 +1,21 @@
 export { Connection, type ConnectionOptions, type SendOptions, type VersionRange } from './connection.js';
 export { KafkaClient, type BrokerMetadata, type PartitionMetadata, type TopicMetadata, type ClusterMetadata } from './cluster.js';
 export { parseBrokerAddress, parseBrokerList, type ClientConfig, type BrokerAddress } from './config.js';
-export { NetworkError, NoCommonVersionError, ClientClosedError } from './errors.js';
+export { NetworkError, NoCommonVersionError, ClientClosedError, AuthenticationError } from './errors.js';
+export {
+  clientSecurityFromProperties,
+  securityProtocolOf,
+  isSecurityProtocol,
+  isSaslMechanism,
+  SECURITY_PROTOCOLS,
+  SASL_MECHANISMS,
+  type ClientSecurity,
+  type SaslCredentials,
+  type SecurityProtocol,
+  type SaslMechanismName,
+} from './security/client-security.js';
+export { parseJaasConfig, jaasCredentials, jaasPlainUsers, type JaasEntry } from './security/jaas.js';
+export { loadTlsKeyMaterial, type SslStoreSettings, type TlsKeyMaterial } from './security/key-material.js';
 export { murmur2, toPositive, defaultPartition, DefaultPartitioner, type RecordKey, type PartitionerOptions } from './partitioner.js';
 export {
   Producer,

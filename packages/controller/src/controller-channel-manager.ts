@@ -1,5 +1,5 @@
 import { backoffMs, sleep, type Logger } from '@gregor/common';
-import { Connection } from '@gregor/client';
+import { Connection, type ClientSecurity } from '@gregor/client';
 import type { ApiDefinition } from '@gregor/protocol';
 import type { ControllerBrokerInfo } from './controller-context.js';
 
@@ -27,6 +27,7 @@ class BrokerSendQueue {
     readonly controllerId: number,
     readonly requestTimeoutMs: number,
     readonly log: Logger,
+    readonly security: ClientSecurity | undefined,
   ) {
     this.#loop = this.#run();
   }
@@ -85,6 +86,7 @@ class BrokerSendQueue {
       clientId: `controller-${this.controllerId}`,
       requestTimeoutMs: this.requestTimeoutMs,
       connectTimeoutMs: Math.min(this.requestTimeoutMs, 10_000),
+      ...(this.security ? { security: this.security } : {}),
     });
     this.#connection = conn;
     await conn.connect();
@@ -111,6 +113,8 @@ export interface ControllerChannelOptions {
   controllerId: number;
   listenerName: string;
   requestTimeoutMs: number;
+  /** TLS/SASL of the inter-broker listener the controller connects to. */
+  security?: ClientSecurity;
   logger: Logger;
 }
 
@@ -127,18 +131,20 @@ export class ControllerChannelManager implements ControllerChannel {
   readonly #controllerId: number;
   readonly #listenerName: string;
   readonly #requestTimeoutMs: number;
+  readonly #security: ClientSecurity | undefined;
   readonly #log: Logger;
 
   constructor(opts: ControllerChannelOptions) {
     this.#controllerId = opts.controllerId;
     this.#listenerName = opts.listenerName;
     this.#requestTimeoutMs = opts.requestTimeoutMs;
+    this.#security = opts.security;
     this.#log = opts.logger;
   }
 
   addBroker(broker: ControllerBrokerInfo): void {
     if (this.#queues.has(broker.id)) return;
-    this.#queues.set(broker.id, new BrokerSendQueue(broker, this.#listenerName, this.#controllerId, this.#requestTimeoutMs, this.#log));
+    this.#queues.set(broker.id, new BrokerSendQueue(broker, this.#listenerName, this.#controllerId, this.#requestTimeoutMs, this.#log, this.#security));
   }
 
   async removeBroker(id: number): Promise<void> {

@@ -3,6 +3,9 @@ import { LeaderAndIsr, StopReplica, UpdateMetadata } from '@gregor/protocol';
 import type { ControllerChannel } from './controller-channel-manager.js';
 import { tpKey, type ControllerContext, type TopicPartition } from './controller-context.js';
 
+/** Kafka's SecurityProtocol ids, as UpdateMetadata endpoints carry them. */
+const SECURITY_PROTOCOL_ID: Record<string, number> = { PLAINTEXT: 0, SSL: 1, SASL_PLAINTEXT: 2, SASL_SSL: 3 };
+
 /** Leader -2 in UpdateMetadata tells brokers the partition is being deleted. */
 export const LEADER_DURING_DELETE = -2;
 
@@ -13,6 +16,8 @@ export const LEADER_DURING_DELETE = -2;
  */
 export class ControllerRequestBatch {
   readonly #ctx: ControllerContext;
+  /** Live leaders are named by their inter-broker endpoint: followers fetch there (Kafka's broker.node(interBrokerListenerName)). */
+  readonly #interBrokerListenerName: string | undefined;
   readonly #channel: ControllerChannel;
   readonly #controllerId: number;
   readonly #log: Logger;
@@ -30,7 +35,9 @@ export class ControllerRequestBatch {
     log: Logger,
     onStopReplicaResult: (topic: string, partition: number, brokerId: number, errorCode: number) => void,
     onLeaderAndIsrResult: (brokerId: number, partitionErrors: (TopicPartition & { errorCode: number })[]) => void = () => {},
+    interBrokerListenerName?: string,
   ) {
+    this.#interBrokerListenerName = interBrokerListenerName;
     this.#ctx = ctx;
     this.#channel = channel;
     this.#controllerId = controllerId;
@@ -95,7 +102,7 @@ export class ControllerRequestBatch {
     return [...this.#ctx.liveBrokers.values()].map((b) => ({
       id: b.id,
       rack: b.rack,
-      endpoints: b.endpoints.map((e) => ({ port: e.port, host: e.host, listener: e.listenerName, securityProtocol: 0 })),
+      endpoints: b.endpoints.map((e) => ({ port: e.port, host: e.host, listener: e.listenerName, securityProtocol: SECURITY_PROTOCOL_ID[e.securityProtocol] ?? 0 })),
     }));
   }
 
@@ -123,7 +130,7 @@ export class ControllerRequestBatch {
           .map((id) => this.#ctx.liveBrokers.get(id))
           .filter((b) => b !== undefined)
           .map((b) => {
-            const e = b.endpoints[0]!;
+            const e = b.endpoints.find((x) => x.listenerName === this.#interBrokerListenerName) ?? b.endpoints[0]!;
             return { brokerId: b.id, hostName: e.host, port: e.port };
           }),
       };

@@ -1,4 +1,5 @@
 import { ErrorCode, type Logger } from '@gregor/common';
+import type { ClientSecurity } from '@gregor/client';
 import { ControllerMovedError } from '@gregor/zookeeper';
 import { ControllerChannelManager, type ControllerChannel, type ControllerChannelOptions } from './controller-channel-manager.js';
 import { ControllerContext, tpKey, type ControllerBrokerInfo, type TopicPartition } from './controller-context.js';
@@ -38,6 +39,8 @@ export interface ControllerOptions {
 export interface ControllerConfig {
   brokerId: number;
   interBrokerListenerName: string;
+  /** TLS/SASL of the controller's connections to the inter-broker listener. */
+  interBrokerSecurity?: ClientSecurity;
   uncleanLeaderElectionEnable: boolean;
   deleteTopicEnable: boolean;
   controllerSocketTimeoutMs: number;
@@ -399,6 +402,7 @@ export class KafkaController {
           this.#events.put({ type: 'LeaderAndIsrResponseReceived', brokerId, partitionErrors });
         }
       },
+      this.#cfg.interBrokerListenerName,
     );
   }
 
@@ -408,6 +412,7 @@ export class KafkaController {
       controllerId: this.#cfg.brokerId,
       listenerName: this.#cfg.interBrokerListenerName,
       requestTimeoutMs: this.#cfg.controllerSocketTimeoutMs,
+      ...(this.#cfg.interBrokerSecurity ? { security: this.#cfg.interBrokerSecurity } : {}),
       logger: this.#log,
     });
     // Load everything, watching what the controller must follow.

@@ -23,6 +23,7 @@ describe('defaultClusterSpec', () => {
       [3, '127.0.0.1', 9094, 8782],
     ]);
     expect(defaultClusterSpec({ brokers: 5, zookeepers: 1 }).brokers.at(-1)!.port).toBe(9096);
+    expect(spec.brokers.map((b) => b.internalPort)).toEqual([19092, 19093, 19094]);
     expect(() => defaultClusterSpec({ brokers: 0 })).toThrow(ConfigError);
   });
 });
@@ -105,6 +106,21 @@ describe('server properties', () => {
     expect(props.get('offsets.topic.replication.factor')).toBe('2');
     expect(props.get('num.partitions')).toBe('3');
     expect(props.get('zookeeper.session.timeout.ms')).toBe('4000');
+  });
+
+  it('an internal port gives the broker a separate INTERNAL inter-broker listener, unless the cluster file sets listeners', () => {
+    const ctx = { zookeeperConnect: '127.0.0.1:2181', logDir: '/d', clusterSize: 3, common: {} };
+    const props = localBrokerProperties({ id: 1, host: '127.0.0.1', port: 9092, httpPort: 8780, internalPort: 19092, properties: {} }, ctx);
+    expect(props.get('listeners')).toBe('PLAINTEXT://127.0.0.1:9092,INTERNAL://127.0.0.1:19092');
+    expect(props.get('advertised.listeners')).toBe('PLAINTEXT://127.0.0.1:9092,INTERNAL://127.0.0.1:19092');
+    expect(props.get('listener.security.protocol.map')).toBe('PLAINTEXT:PLAINTEXT,INTERNAL:PLAINTEXT');
+    expect(props.get('inter.broker.listener.name')).toBe('INTERNAL');
+    const own = localBrokerProperties({ id: 1, host: '127.0.0.1', port: 9092, httpPort: 8780, internalPort: 19092, properties: { listeners: 'PLAINTEXT://127.0.0.1:9092' } }, ctx);
+    expect(own.get('listeners')).toBe('PLAINTEXT://127.0.0.1:9092');
+    expect(own.has('inter.broker.listener.name')).toBe(false);
+    const file = clusterSpecFrom({ zookeeper: { nodes: 1 }, brokers: [{ port: 9092, internalPort: 19092 }, { port: 9093 }] }, 'f');
+    expect(file.brokers.map((b) => b.internalPort)).toEqual([19092, undefined]);
+    expect(() => clusterSpecFrom({ zookeeper: { nodes: 1 }, brokers: [{ port: 9092 }, { port: 9093, internalPort: 9092 }] }, 'f')).toThrow(/port 9092 is used twice/);
   });
 
   it('renders Java properties with escapes', () => {

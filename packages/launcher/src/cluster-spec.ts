@@ -12,6 +12,11 @@ export interface BrokerSpec {
   port: number;
   /** HTTP admin port; -1 disables it. */
   httpPort: number;
+  /**
+   * Port of the INTERNAL listener, the inter-broker one: the only listener that accepts controller
+   * and replica requests (no authorizer), so the Kafka port serves clients only. Absent: one listener.
+   */
+  internalPort?: number;
   /** Extra server.properties entries (Kafka's names), over the launcher's local defaults. */
   properties: Record<string, string>;
 }
@@ -35,7 +40,7 @@ export interface ClusterSpec {
   properties: Record<string, string>;
 }
 
-/** The default layout: ZooKeeper on 2181.., brokers 1..N on 127.0.0.1:9092.. with HTTP on 8780... */
+/** The default layout: ZooKeeper on 2181.., brokers 1..N on 127.0.0.1:9092.. (inter-broker 19092..) with HTTP on 8780... */
 export function defaultClusterSpec(options: { brokers?: number; zookeepers?: number } = {}): ClusterSpec {
   const brokers = options.brokers ?? 3;
   const zookeepers = options.zookeepers ?? 3;
@@ -46,7 +51,7 @@ export function defaultClusterSpec(options: { brokers?: number; zookeepers?: num
       nodes: Array.from({ length: zookeepers }, (_, i) => ({ clientPort: 2181 + i, peerPort: 2888 + i, electionPort: 3888 + i })),
       tickTime: 2000,
     },
-    brokers: Array.from({ length: brokers }, (_, i) => ({ id: i + 1, host: '127.0.0.1', port: 9092 + i, httpPort: 8780 + i, properties: {} })),
+    brokers: Array.from({ length: brokers }, (_, i) => ({ id: i + 1, host: '127.0.0.1', port: 9092 + i, httpPort: 8780 + i, internalPort: 19092 + i, properties: {} })),
     properties: {},
   };
 }
@@ -70,6 +75,7 @@ function requireCount(name: string, n: number): void {
  *     host: 127.0.0.1
  *     port: 29092
  *     httpPort: 28081
+ *     internalPort: 39092 # optional: inter-broker listener (controller and replica requests only there)
  *     properties: { broker.rack: a }
  * ```
  */
@@ -128,20 +134,22 @@ export function clusterSpecFrom(raw: unknown, where = 'cluster file'): ClusterSp
     if (typeof host !== 'string' || host === '') fail(`brokers[${i}].host must be a host name`);
     const httpPort = optionalInt(b['httpPort'], -1, `brokers[${i}].httpPort`, fail);
     if (httpPort !== -1) port(httpPort, `brokers[${i}].httpPort`, fail);
-    return {
+    const spec: BrokerSpec = {
       id,
       host: host as string,
       port: port(b['port'], `brokers[${i}].port`, fail),
       httpPort,
       properties: properties(b['properties'], `brokers[${i}].properties`, fail),
     };
+    if (b['internalPort'] !== undefined && b['internalPort'] !== null) spec.internalPort = port(b['internalPort'], `brokers[${i}].internalPort`, fail);
+    return spec;
   });
   const ids = brokers.map((b) => b.id);
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate !== undefined) fail(`broker id ${duplicate} appears twice`);
   const used = [
     ...nodes.flatMap((n) => [n.clientPort, n.peerPort, n.electionPort]),
-    ...brokers.flatMap((b) => (b.httpPort === -1 ? [b.port] : [b.port, b.httpPort])),
+    ...brokers.flatMap((b) => [b.port, ...(b.httpPort === -1 ? [] : [b.httpPort]), ...(b.internalPort === undefined ? [] : [b.internalPort])]),
   ];
   const clash = used.find((p, i) => used.indexOf(p) !== i);
   if (clash !== undefined) fail(`port ${clash} is used twice`);

@@ -13,3 +13,4 @@ export { readZkClusterView, type ZkClusterView } from './zk-inspect.js';
 export { httpHealthy } from './http-health.js';
 export { portOpen } from './port-open.js';
 export { repoGregorCommand } from './gregor-command.js';
+export { generateCertificates, type CertificateRequest, type IssuedCertificate, type CertificateSet } from './certificates.js';

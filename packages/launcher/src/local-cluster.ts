@@ -140,7 +140,7 @@ export class LocalCluster {
   ): Promise<LocalCluster> {
     const zookeepers = options.zookeepers ?? 1;
     const brokers = options.brokers ?? 3;
-    const ports = await freePorts(zookeepers * 3 + brokers * 2);
+    const ports = await freePorts(zookeepers * 3 + brokers * 3);
     const spec: ClusterSpec = {
       zookeeper: {
         nodes: Array.from({ length: zookeepers }, (_, i) => ({ clientPort: ports[i * 3]!, peerPort: ports[i * 3 + 1]!, electionPort: ports[i * 3 + 2]! })),
@@ -149,8 +149,9 @@ export class LocalCluster {
       brokers: Array.from({ length: brokers }, (_, i) => ({
         id: i + 1,
         host: '127.0.0.1',
-        port: ports[zookeepers * 3 + i * 2]!,
-        httpPort: options.http === false ? -1 : ports[zookeepers * 3 + i * 2 + 1]!,
+        port: ports[zookeepers * 3 + i * 3]!,
+        httpPort: options.http === false ? -1 : ports[zookeepers * 3 + i * 3 + 1]!,
+        internalPort: ports[zookeepers * 3 + i * 3 + 2]!,
         properties: options.brokerProperties?.(i + 1) ?? {},
       })),
       properties: { 'zookeeper.session.timeout.ms': '2000', ...options.properties },

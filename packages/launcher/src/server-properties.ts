@@ -15,7 +15,9 @@ export interface LocalBrokerContext {
 /**
  * server.properties of one broker of a local cluster: identity and addresses, then defaults
  * that suit one machine (short ZooKeeper sessions so crashes show quickly, internal topics no
- * wider than the cluster), then the cluster file's properties.
+ * wider than the cluster), then the cluster file's properties. With an internal port the brokers
+ * talk to each other on the INTERNAL listener, the only one accepting controller and replica
+ * requests, unless the cluster file sets its own listeners.
  */
 export function localBrokerProperties(broker: BrokerSpec, ctx: LocalBrokerContext): Map<string, string> {
   const rf = String(Math.min(3, ctx.clusterSize));
@@ -33,6 +35,14 @@ export function localBrokerProperties(broker: BrokerSpec, ctx: LocalBrokerContex
     ['offsets.topic.replication.factor', rf],
     ['group.initial.rebalance.delay.ms', '0'],
   ]);
+  const ownListeners = 'listeners' in ctx.common || 'listeners' in broker.properties;
+  if (broker.internalPort !== undefined && !ownListeners) {
+    const both = `PLAINTEXT://${broker.host}:${broker.port},INTERNAL://${broker.host}:${broker.internalPort}`;
+    props.set('listeners', both);
+    props.set('advertised.listeners', both);
+    props.set('listener.security.protocol.map', 'PLAINTEXT:PLAINTEXT,INTERNAL:PLAINTEXT');
+    props.set('inter.broker.listener.name', 'INTERNAL');
+  }
   for (const [k, v] of Object.entries(ctx.common)) props.set(k, v);
   for (const [k, v] of Object.entries(broker.properties)) props.set(k, v);
   return props;

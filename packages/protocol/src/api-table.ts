@@ -31,6 +31,11 @@ import { OffsetDelete } from './apis/offset-delete/index.js';
 import { DescribeConfigs } from './apis/describe-configs/index.js';
 import { AlterConfigs } from './apis/alter-configs/index.js';
 import { IncrementalAlterConfigs } from './apis/incremental-alter-configs/index.js';
+import { SaslHandshake } from './apis/sasl-handshake/index.js';
+import { SaslAuthenticate } from './apis/sasl-authenticate/index.js';
+import { DescribeAcls } from './apis/describe-acls/index.js';
+import { CreateAcls } from './apis/create-acls/index.js';
+import { DeleteAcls } from './apis/delete-acls/index.js';
 import { InitProducerId } from './apis/init-producer-id/index.js';
 
 export type AnyApiDefinition = ApiDefinition<any, any>;
@@ -71,6 +76,11 @@ const API_TABLE: ReadonlyMap<number, AnyApiDefinition> = new Map<number, AnyApiD
     ListPartitionReassignments,
     OffsetDelete,
     IncrementalAlterConfigs,
+    SaslHandshake,
+    SaslAuthenticate,
+    DescribeAcls,
+    CreateAcls,
+    DeleteAcls,
   ].map((api) => [api.apiKey, api]),
 );
 
@@ -93,15 +103,20 @@ export const ApiKey = {
   SyncGroup: 14,
   DescribeGroups: 15,
   ListGroups: 16,
+  SaslHandshake: 17,
   ApiVersions: 18,
   CreateTopics: 19,
   DeleteTopics: 20,
   DeleteRecords: 21,
   InitProducerId: 22,
   OffsetsForLeaderEpoch: 23,
+  DescribeAcls: 29,
+  CreateAcls: 30,
+  DeleteAcls: 31,
   DescribeConfigs: 32,
   AlterConfigs: 33,
   DescribeLogDirs: 35,
+  SaslAuthenticate: 36,
   CreatePartitions: 37,
   DeleteGroups: 42,
   ElectLeaders: 43,

@@ -15,4 +15,6 @@ export {
   type PartitionStateCreateResult,
 } from './kafka-zk-client.js';
 export { TopicExistsError, ControllerMovedError, BrokerIdInUseError } from './kafka-zk-errors.js';
+export { ZkAclStore, type VersionedAcls, type AclChangeNotification } from './zk-acl-store.js';
+export { encodeAcls, decodeAcls, encodeAclChange, decodeAclChange, isAclResourceType, type AclEntryData, type AclResourceData } from './acl-data.js';
 export { PRODUCER_ID_BLOCK_SIZE, encodeProducerIdBlock, decodeProducerIdBlock, nextProducerIdBlock, type ProducerIdBlock } from './producer-id-block.js';

@@ -309,6 +309,30 @@ export class KafkaZkClient {
     await this.createConfigChangeNotification(paths.brokerConfigEntityPath(entity));
   }
 
+  // ---- users (SCRAM credentials, as kafka-configs --entity-type users writes them) ----------------
+
+  /** /config/users/<sanitized user>; {} if absent. */
+  async getUserConfig(user: string): Promise<EntityConfig> {
+    const path = paths.configUserPath(user);
+    const node = await this.zk.getDataOrNull(path);
+    return node ? decodeEntityConfig(path, node.data) : {};
+  }
+
+  /** AdminZkClient.changeUserOrUserClientIdConfig: replaces the user's configs, then announces them in /config/changes. */
+  async changeUserConfig(user: string, config: EntityConfig): Promise<void> {
+    await this.#setOrCreate(paths.configUserPath(user), encodeEntityConfig(config));
+    await this.createConfigChangeNotification(paths.userConfigEntityPath(user));
+  }
+
+  /** Users with a /config/users znode (desanitized names). */
+  async getUsers(): Promise<string[]> {
+    const children = await this.zk.getChildren(paths.configUsersPath).catch((e: unknown) => {
+      if (isCode(e, ZkErrorCode.NO_NODE)) return [] as string[];
+      throw e;
+    });
+    return children.map(paths.desanitizeEntityName).sort();
+  }
+
   /** A sequential /config/changes/config_change_<seq> node {"version":2,"entity_path":...}; returns its path. */
   createConfigChangeNotification(entityPath: string): Promise<string> {
     return this.zk.create(`${paths.configChangesPath}/${paths.configChangeNotificationPrefix}`, encodeConfigChangeNotification(entityPath), 'persistent_sequential');

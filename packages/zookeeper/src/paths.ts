@@ -12,7 +12,8 @@
  * /config/brokers/<id>                                {"version":1,"config":{...}}  dynamic per-broker configs
  * /config/brokers/<default>                           {"version":1,"config":{...}}  dynamic cluster-wide defaults
  * /config/changes/config_change_<seq>      sequential {"version":2,"entity_path":"topics/<t>" | "brokers/<id>" | "brokers/<default>"}
- * /config/{clients,users}
+ * /config/users/<sanitized user>                      {"version":1,"config":{"SCRAM-SHA-256":"salt=..,stored_key=..,server_key=..,iterations=N",...}}
+ * /config/clients
  * /admin/delete_topics/<t>                            empty; removed by the controller when done
  * /admin/reassign_partitions                          {"version":1,"partitions":[{"topic","partition","replicas"}]}
  * /admin/preferred_replica_election                   {"version":1,"partitions":[{"topic","partition"}]}
@@ -22,6 +23,10 @@
  * /consumers/<g>/ids/<consumerId>          ephemeral  {"version":1,"subscription":{...},"pattern":"static","timestamp":"<ms>"}
  * /consumers/<g>/owners/<t>/<p>            ephemeral  "<consumerId>-<threadIndex>"
  * /consumers/<g>/offsets/<t>/<p>                      decimal text: the next offset to consume
+ * /kafka-acl/<ResourceType>/<name>                    {"version":1,"acls":[{"principal","permissionType","operation","host"}]}  literal ACLs
+ * /kafka-acl-extended/prefixed/<ResourceType>/<prefix> same, prefixed ACLs
+ * /kafka-acl-changes/acl_changes_<seq>     sequential "<ResourceType>:<name>"
+ * /kafka-acl-extended-changes/acl_changes_<seq> seq.  {"version":1,"resourceType","name","patternType":"PREFIXED"}
  */
 
 /** One path segment (topic, group, consumer id): must not be empty or contain '/'. */
@@ -163,4 +168,73 @@ export function consumerOffsetsPath(group: string, topic: string): string {
 
 export function consumerOffsetPath(group: string, topic: string, partition: number): string {
   return `${consumerOffsetsPath(group, topic)}/${segment('partition', partition)}`;
+}
+
+/**
+ * Kafka's Sanitizer.sanitize for user names in znode names: URL-encoding (UTF-8) as Java's URLEncoder
+ * does it, with '*' as %2A and ' ' as %20.
+ */
+export function sanitizeEntityName(name: string): string {
+  let out = '';
+  for (const byte of Buffer.from(name, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    out += /[A-Za-z0-9._-]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/** Sanitizer.desanitize: URL-decoding ('+' is a space, as Java's URLDecoder reads it). */
+export function desanitizeEntityName(name: string): string {
+  return decodeURIComponent(name.replace(/\+/g, ' '));
+}
+
+/** /config/users/<sanitized user>: the user's SCRAM credentials (and quotas). */
+export function configUserPath(user: string): string {
+  return `${configUsersPath}/${segment('user', sanitizeEntityName(user))}`;
+}
+
+/** The entity_path of a config change notification for a user: `users/<sanitized user>`. */
+export function userConfigEntityPath(user: string): string {
+  return `users/${sanitizeEntityName(user)}`;
+}
+
+// ---- ACLs (AclAuthorizer) ------------------------------------------------------------------------
+
+/** Kafka's ResourceType names as they appear in ACL znode paths. */
+export const aclResourceTypes = ['Topic', 'Group', 'Cluster', 'TransactionalId', 'DelegationToken'] as const;
+export type AclResourceTypeName = (typeof aclResourceTypes)[number];
+/** Pattern types that are stored (LITERAL in /kafka-acl, PREFIXED in /kafka-acl-extended/prefixed). */
+export type AclPatternTypeName = 'LITERAL' | 'PREFIXED';
+
+export const literalAclPath = '/kafka-acl';
+export const extendedAclPath = '/kafka-acl-extended';
+export const literalAclChangesPath = '/kafka-acl-changes';
+export const extendedAclChangesPath = '/kafka-acl-extended-changes';
+/** Prefix of the sequential nodes under both change paths. */
+export const aclChangeNotificationPrefix = 'acl_changes_';
+
+/** The root of one pattern type's ACLs: /kafka-acl or /kafka-acl-extended/prefixed. */
+export function aclStorePath(patternType: AclPatternTypeName): string {
+  return patternType === 'LITERAL' ? literalAclPath : `${extendedAclPath}/prefixed`;
+}
+
+export function aclResourceTypePath(patternType: AclPatternTypeName, resourceType: AclResourceTypeName): string {
+  return `${aclStorePath(patternType)}/${resourceType}`;
+}
+
+export function aclResourcePath(patternType: AclPatternTypeName, resourceType: AclResourceTypeName, name: string): string {
+  return `${aclResourceTypePath(patternType, resourceType)}/${segment('resource name', name)}`;
+}
+
+export function aclChangesPath(patternType: AclPatternTypeName): string {
+  return patternType === 'LITERAL' ? literalAclChangesPath : extendedAclChangesPath;
+}
+
+/** Every path AclAuthorizer creates at startup (KafkaZkClient.createAclPaths). */
+export function aclPersistentPaths(): string[] {
+  const out: string[] = [];
+  for (const p of ['LITERAL', 'PREFIXED'] as const) {
+    out.push(aclStorePath(p), ...aclResourceTypes.map((t) => aclResourceTypePath(p, t)), aclChangesPath(p));
+  }
+  return out;
 }

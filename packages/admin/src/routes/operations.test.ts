@@ -81,8 +81,11 @@ describe('records, per-replica state and metrics', () => {
     expect(got.json()).toMatchObject({ partition: 1, highWatermark: 3, nextOffset: 3, records: [{ offset: 1, key: null, value: 'two' }, { offset: 2, value: null }] });
     const first = (await app2.inject({ method: 'GET', url })).json().records[0];
     expect(first).toMatchObject({ offset: 0, key: 'k1', value: 'one', headers: { h: 'x' } });
-    expect((await app.inject({ method: 'GET', url: `/v1/topics/${TOPIC}/partitions/9/records` })).json().error.code).toBe('GREGOR_ERR_UNKNOWN_PARTITION');
-    expect((await app.inject({ method: 'GET', url: `${url}?limit=1000` })).statusCode).toBe(400);
+    // Record contents are data, not metadata: with a token configured, reading them needs it too.
+    expect((await app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url, headers: auth })).json().records).toHaveLength(3);
+    expect((await app.inject({ method: 'GET', url: `/v1/topics/${TOPIC}/partitions/9/records`, headers: auth })).json().error.code).toBe('GREGOR_ERR_UNKNOWN_PARTITION');
+    expect((await app.inject({ method: 'GET', url: `${url}?limit=1000`, headers: auth })).statusCode).toBe(400);
   });
 
   it('describes each replica: complete from the leader, partial elsewhere', async () => {

@@ -128,7 +128,14 @@ export function recordRoutes(app: FastifyInstance, { server }: AdminContext): vo
     if (!client) {
       const listener = server.config.interBrokerListenerName;
       const own = server.advertisedEndpoints().find((e) => e.listenerName === listener) ?? server.advertisedEndpoints()[0]!;
-      client = new KafkaClient({ brokers: `${own.host}:${own.port}`, clientId: 'gregor-admin-http', requestTimeoutMs: 10_000, metadataMaxAgeMs: 5_000, retries: 3 });
+      client = new KafkaClient({
+        brokers: `${own.host}:${own.port}`,
+        clientId: 'gregor-admin-http',
+        requestTimeoutMs: 10_000,
+        metadataMaxAgeMs: 5_000,
+        retries: 3,
+        ...(server.interBrokerSecurity ? { security: server.interBrokerSecurity } : {}),
+      });
       producer = new Producer(client, { acks: -1, retries: 3, requestTimeoutMs: 10_000, deliveryTimeoutMs: 20_000 });
     }
     return { client, producer: producer! };

@@ -1,4 +1,4 @@
-import { ConfigError, ErrorCode, GregorError, topicNameProblem, type Logger } from '@gregor/common';
+import { ConfigError, ErrorCode, GregorError, INTERNAL_TOPICS, topicNameProblem, type Logger } from '@gregor/common';
 import { assignReplicasToBrokers, validateManualAssignment } from '@gregor/controller';
 import type { KafkaZkClient } from '@gregor/zookeeper';
 import type { BrokerConfig } from '../config/broker-config.js';
@@ -132,6 +132,8 @@ export class AdminManager {
         const problem = topicNameProblem(name);
         if (problem) throw new GregorError(ErrorCode.INVALID_TOPIC_EXCEPTION, problem);
         if (!this.#config.deleteTopicEnable) throw new GregorError(ErrorCode.TOPIC_DELETION_DISABLED, 'Topic deletion is disabled.');
+        // __consumer_offsets holds every group's committed offsets: no client may delete it.
+        if (INTERNAL_TOPICS.has(name)) throw new GregorError(ErrorCode.INVALID_TOPIC_EXCEPTION, `Topic ${name} is a kafka internal topic and is not allowed to be marked for deletion.`);
         if (!this.#cache.contains(name)) throw new GregorError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Topic '${name}' does not exist.`);
         await this.#zk.markTopicForDeletion(name);
         marked.push(name);

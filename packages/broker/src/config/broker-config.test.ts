@@ -16,8 +16,8 @@ describe('broker configuration', () => {
 
   it("applies Kafka's defaults", () => {
     const c = buildBrokerConfig(base());
-    expect(c.listeners).toEqual([{ listenerName: 'PLAINTEXT', host: '', port: 9092 }]);
-    expect(c.advertisedListeners[0]).toEqual({ listenerName: 'PLAINTEXT', host: '127.0.0.1', port: 9092 });
+    expect(c.listeners).toEqual([{ listenerName: 'PLAINTEXT', host: '', port: 9092, securityProtocol: 'PLAINTEXT' }]);
+    expect(c.advertisedListeners[0]).toEqual({ listenerName: 'PLAINTEXT', host: '127.0.0.1', port: 9092, securityProtocol: 'PLAINTEXT' });
     expect(c.logDirs).toEqual(['/tmp/kafka-logs']);
     expect(c.logRetentionMs).toBe(168 * 3600_000);
     expect(c.messageMaxBytes).toBe(1048588);

@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { closestName, ConfigError } from '@gregor/common';
 import { atLeast, between, oneOf, parseValue, type ConfigKey, type ConfigValue } from './config-def.js';
 import { parseProperties } from './properties.js';
+import { buildSecurityConfig, isListenerScopedSetting, parseProtocolMap, type BrokerSecurityConfig } from './security-config.js';
+import type { SecurityProtocol, SslStoreSettings } from '@gregor/client';
 
 const HOUR = 3_600_000;
 
@@ -14,8 +17,33 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'broker.id', type: 'int', doc: 'Unique id of this broker.', validate: atLeast(0) as never },
   { name: 'listeners', type: 'list', default: ['PLAINTEXT://:9092'], doc: 'Listeners to bind, NAME://host:port.' },
   { name: 'advertised.listeners', type: 'list', default: null, doc: 'Listeners published in ZooKeeper for clients; defaults to listeners.' },
-  { name: 'listener.security.protocol.map', type: 'list', default: ['PLAINTEXT:PLAINTEXT'], doc: 'Listener name to security protocol (only PLAINTEXT is supported).' },
-  { name: 'inter.broker.listener.name', type: 'string', default: null, doc: 'Listener that brokers and the controller use to talk to each other; default: the first one.' },
+  {
+    name: 'listener.security.protocol.map',
+    type: 'list',
+    default: ['PLAINTEXT:PLAINTEXT', 'SSL:SSL', 'SASL_PLAINTEXT:SASL_PLAINTEXT', 'SASL_SSL:SASL_SSL'],
+    doc: 'Listener name to security protocol (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL); a listener missing here stops the broker.',
+  },
+  { name: 'inter.broker.listener.name', type: 'string', default: null, doc: 'Listener that brokers and the controller use to talk to each other; default: the first one. Without an authorizer only this listener accepts LeaderAndIsr, StopReplica, UpdateMetadata, ControlledShutdown and replica fetches.' },
+  { name: 'security.inter.broker.protocol', type: 'string', default: null, doc: 'Older way to name the inter-broker listener: the listener whose name is this protocol (not together with inter.broker.listener.name).' },
+  { name: 'ssl.keystore.type', type: 'string', default: 'PEM', doc: 'PEM (a file with the private key and certificate chain) or PKCS12; JKS is not supported. Also per listener as listener.name.<l>.ssl.*.' },
+  { name: 'ssl.keystore.location', type: 'string', default: null, doc: 'Keystore file of SSL/SASL_SSL listeners (PEM: key and certificate chain in one file).' },
+  { name: 'ssl.keystore.password', type: 'password', default: null, doc: 'Password of a PKCS12 keystore.' },
+  { name: 'ssl.key.password', type: 'password', default: null, doc: 'Password of an encrypted PEM private key.' },
+  { name: 'ssl.keystore.certificate.chain', type: 'password', default: null, doc: 'The certificate chain as PEM text (instead of ssl.keystore.location).' },
+  { name: 'ssl.keystore.key', type: 'password', default: null, doc: 'The private key as PEM text (instead of ssl.keystore.location).' },
+  { name: 'ssl.truststore.type', type: 'string', default: 'PEM', doc: 'PEM.' },
+  { name: 'ssl.truststore.location', type: 'string', default: null, doc: 'PEM file of the CA certificates trusted for client certificates and for other brokers.' },
+  { name: 'ssl.truststore.certificates', type: 'password', default: null, doc: 'The trusted certificates as PEM text (instead of ssl.truststore.location).' },
+  { name: 'ssl.client.auth', type: 'string', default: 'none', doc: 'none, requested or required: whether SSL listeners ask clients for certificates (the principal is then User:<subject DN>).', validate: oneOf('none', 'requested', 'required') as never },
+  { name: 'ssl.endpoint.identification.algorithm', type: 'string', default: 'https', doc: 'https: check the host name in other brokers\' certificates; empty: do not.' },
+  { name: 'ssl.enabled.protocols', type: 'list', default: ['TLSv1.2', 'TLSv1.3'], doc: 'TLS versions SSL listeners accept.' },
+  { name: 'sasl.enabled.mechanisms', type: 'list', default: ['SCRAM-SHA-256', 'SCRAM-SHA-512'], doc: 'SASL mechanisms of SASL_* listeners: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 (GSSAPI and OAUTHBEARER are not supported). Per listener: listener.name.<l>.sasl.enabled.mechanisms.' },
+  { name: 'sasl.mechanism.inter.broker.protocol', type: 'string', default: null, doc: 'Mechanism brokers use on a SASL inter-broker listener; default: its first enabled mechanism.' },
+  { name: 'sasl.jaas.config', type: 'password', default: null, doc: 'JAAS entry used when no listener.name.<l>.<mechanism>.sasl.jaas.config is set: PlainLoginModule user_<name>="<password>" entries are the PLAIN users; username/password are this broker\'s own inter-broker credentials.' },
+  { name: 'connection.failed.authentication.delay.ms', type: 'int', default: 100, doc: 'Delay before a connection that failed authentication is closed.', validate: atLeast(0) as never },
+  { name: 'authorizer.class.name', type: 'string', default: '', doc: 'kafka.security.authorizer.AclAuthorizer turns on ACLs (ZooKeeper /kafka-acl); empty = no authorizer.' },
+  { name: 'super.users', type: 'string', default: null, doc: 'Principals allowed everything by the authorizer, separated by ";" (User:admin;User:broker).' },
+  { name: 'allow.everyone.if.no.acl.found', type: 'boolean', default: false, doc: 'With an authorizer: allow access to resources that have no ACL at all.' },
   { name: 'log.dirs', type: 'list', default: null, doc: 'Directories holding partition logs.' },
   { name: 'log.dir', type: 'string', default: '/tmp/kafka-logs', doc: 'Log directory used when log.dirs is not set.' },
   { name: 'zookeeper.connect', type: 'string', doc: 'ZooKeeper connect string host:port[,host:port...][/chroot].' },
@@ -50,7 +78,15 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'offsets.retention.minutes', type: 'int', default: 10080, doc: 'How long committed offsets of an empty group are kept.', validate: atLeast(1) as never },
   { name: 'offset.metadata.max.bytes', type: 'int', default: 4096, doc: 'Largest metadata string of a committed offset.', validate: atLeast(0) as never },
   { name: 'message.max.bytes', type: 'int', default: 1048588, doc: 'Largest record batch accepted.', validate: atLeast(0) as never },
-  { name: 'socket.request.max.bytes', type: 'int', default: 104857600, doc: 'Largest request frame; a larger one closes the connection.', validate: atLeast(1) as never },
+  { name: 'socket.request.max.bytes', type: 'int', default: 104857600, doc: 'Largest request frame; a larger one closes the connection. Memory follows the bytes received, not the announced size.', validate: atLeast(1) as never },
+  { name: 'max.connections', type: 'int', default: 2147483647, doc: 'Connections the broker accepts on its client listeners together; more are closed at once (the inter-broker listener is not counted).', validate: atLeast(0) as never },
+  { name: 'max.connections.per.ip', type: 'int', default: 2147483647, doc: 'Connections accepted from one IP address; more are closed at once.', validate: atLeast(0) as never },
+  { name: 'max.connections.per.ip.overrides', type: 'string', default: '', doc: 'Per-IP exceptions to max.connections.per.ip: ip:count,ip:count.' },
+  { name: 'connections.max.idle.ms', type: 'long', default: 600000, doc: 'A connection with no traffic in either direction for this long is closed.', validate: atLeast(1) as never },
+  { name: 'queued.max.requests', type: 'int', default: 500, doc: 'Requests being handled across all connections; at the limit, connections stop being read until some finish.', validate: atLeast(1) as never },
+  { name: 'connection.max.unsent.bytes', type: 'int', default: 1048576, doc: 'gregor: a connection whose unsent responses exceed this stops being read (muted) until the client reads them, so a slow reader cannot pin memory.', validate: atLeast(1) as never },
+  { name: 'fetch.max.bytes', type: 'int', default: 57671680, doc: 'Largest consumer fetch response the broker builds, whatever the request asks (the first batch may exceed it, so consumers progress).', validate: atLeast(0) as never },
+  { name: 'replica.fetch.response.max.bytes', type: 'int', default: 10485760, doc: 'Largest follower fetch response the broker builds.', validate: atLeast(0) as never },
   { name: 'log.segment.bytes', type: 'int', default: 1073741824, doc: 'Segment size before a roll.', validate: atLeast(14) as never },
   { name: 'log.index.interval.bytes', type: 'int', default: 4096, doc: 'Bytes between offset index entries.', validate: atLeast(0) as never },
   { name: 'log.index.size.max.bytes', type: 'int', default: 10485760, doc: 'Max size of an offset index.', validate: atLeast(4) as never },
@@ -70,12 +106,18 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'producer.id.expiration.check.interval.ms', type: 'int', default: 600000, doc: 'How often expired producer ids are removed.', validate: atLeast(1) as never },
   { name: 'http.host', type: 'string', default: '127.0.0.1', doc: 'gregor: address of the HTTP admin server.' },
   { name: 'http.port', type: 'int', default: 8780, doc: 'gregor: port of the HTTP admin server (8780, off 8081, which Schema Registry uses); -1 disables it.', validate: between(-1, 65535) as never },
-  { name: 'http.auth.token', type: 'password', default: null, doc: 'gregor: bearer token required by every HTTP admin write (POST/PATCH/DELETE); unset = writes are open.' },
+  { name: 'http.auth.token', type: 'password', default: null, doc: 'gregor: bearer token required by every HTTP admin write (POST/PATCH/DELETE), by record reads and by user listings; unset = open, allowed only while http.host is a loopback address.' },
+  { name: 'http.auth.token.file', type: 'string', default: null, doc: 'gregor: when http.auth.token is unset, the token is read from this file; a missing file is created with a random token (mode 600), so brokers sharing the file share the token (compose).' },
+  { name: 'http.allowed.hosts', type: 'list', default: null, doc: 'gregor: Host header values the HTTP admin answers (DNS-rebinding guard); default: localhost, loopback addresses, http.host, the advertised hosts and this machine\'s name; * = any.' },
+  { name: 'http.ssl.keystore.location', type: 'string', default: null, doc: 'gregor: serve the HTTP admin over HTTPS with this keystore (PEM key and certificate chain).' },
+  { name: 'http.ssl.keystore.type', type: 'string', default: 'PEM', doc: 'gregor: PEM or PKCS12.' },
+  { name: 'http.ssl.keystore.password', type: 'password', default: null, doc: 'gregor: password of a PKCS12 HTTPS keystore.' },
+  { name: 'http.ssl.key.password', type: 'password', default: null, doc: 'gregor: password of an encrypted PEM key of the HTTPS keystore.' },
   // Accepted for compatibility with Kafka's stock server.properties; no effect in gregor.
   ...[
     'num.network.threads', 'num.io.threads', 'socket.send.buffer.bytes', 'socket.receive.buffer.bytes',
     'num.recovery.threads.per.data.dir', 'transaction.state.log.replication.factor', 'transaction.state.log.min.isr',
-    'num.replica.fetchers', 'log.flush.interval.messages', 'log.flush.interval.ms', 'queued.max.requests',
+    'num.replica.fetchers', 'log.flush.interval.messages', 'log.flush.interval.ms',
     'background.threads', 'compression.type', 'zookeeper.set.acl', 'log.message.format.version',
     'inter.broker.protocol.version',
   ].map((name) => ({ name, type: 'string' as const, default: null, doc: 'Accepted for compatibility; no effect.', compat: true })),
@@ -107,6 +149,8 @@ export interface Endpoint {
   listenerName: string;
   host: string;
   port: number;
+  /** From listener.security.protocol.map (parseEndpoint alone leaves PLAINTEXT). */
+  securityProtocol: SecurityProtocol;
 }
 
 /** The validated, typed broker configuration. */
@@ -149,6 +193,15 @@ export interface BrokerConfig {
   offsetMetadataMaxBytes: number;
   messageMaxBytes: number;
   socketRequestMaxBytes: number;
+  maxConnections: number;
+  maxConnectionsPerIp: number;
+  /** max.connections.per.ip.overrides: IP -> limit. */
+  maxConnectionsPerIpOverrides: Map<string, number>;
+  connectionsMaxIdleMs: number;
+  queuedMaxRequests: number;
+  connectionMaxUnsentBytes: number;
+  fetchMaxBytes: number;
+  replicaFetchResponseMaxBytes: number;
   logSegmentBytes: number;
   logIndexIntervalBytes: number;
   logIndexSizeMaxBytes: number;
@@ -166,6 +219,12 @@ export interface BrokerConfig {
   httpHost: string;
   httpPort: number;
   httpAuthToken: string | null;
+  /** Host header values the HTTP admin answers; null = the defaults (loopback names, http.host, advertised hosts, hostname). */
+  httpAllowedHosts: string[] | null;
+  /** HTTPS for the HTTP admin; null = plain HTTP. */
+  httpSsl: SslStoreSettings | null;
+  /** Listener protocols, TLS and SASL settings, the authorizer. */
+  security: BrokerSecurityConfig;
   /** Every setting as given (strings), for describe-configs and logs. */
   originals: Record<string, string>;
   /**
@@ -181,7 +240,7 @@ export function parseEndpoint(s: string): Endpoint {
   if (!m) throw new ConfigError(`Invalid listener "${s}": expected NAME://host:port`);
   const port = Number(m[3]);
   if (port > 65535) throw new ConfigError(`Invalid listener "${s}": port out of range`);
-  return { listenerName: m[1]!.toUpperCase(), host: m[2]!.replace(/^\[|\]$/g, ''), port };
+  return { listenerName: m[1]!.toUpperCase(), host: m[2]!.replace(/^\[|\]$/g, ''), port, securityProtocol: 'PLAINTEXT' };
 }
 
 /**
@@ -192,7 +251,7 @@ export function parseEndpoint(s: string): Endpoint {
 export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConfig {
   const raw = new Map<string, string>();
   for (const src of sources) for (const [k, v] of src) raw.set(k, v);
-  const unknownSettings = [...raw.keys()].filter((k) => !BY_NAME.has(k)).map((name) => ({ name, suggestion: closestName(name, [...BY_NAME.keys()]) }));
+  const unknownSettings = [...raw.keys()].filter((k) => !BY_NAME.has(k) && !isListenerScopedSetting(k)).map((name) => ({ name, suggestion: closestName(name, [...BY_NAME.keys()]) }));
 
   const values = new Map<string, ConfigValue>();
   for (const key of KEYS) {
@@ -222,12 +281,24 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     // Kafka advertises the canonical host name for an empty host; on one machine 127.0.0.1 is what clients reach.
     if (a.host === '' || a.host === '0.0.0.0') a.host = '127.0.0.1';
   }
-  const interBroker = get<string | null>('inter.broker.listener.name')?.toUpperCase() ?? listeners[0]!.listenerName;
+  const protocolMap = parseProtocolMap(get<string[]>('listener.security.protocol.map'));
+  const interBrokerName = get<string | null>('inter.broker.listener.name');
+  const interBrokerProtocol = get<string | null>('security.inter.broker.protocol');
+  if (interBrokerName && interBrokerProtocol) throw new ConfigError('Only one of inter.broker.listener.name and security.inter.broker.protocol should be set.');
+  const interBroker = (interBrokerName ?? interBrokerProtocol)?.toUpperCase() ?? listeners[0]!.listenerName;
   if (!names.has(interBroker)) throw new ConfigError(`inter.broker.listener.name ${interBroker} is not in listeners`);
-  for (const entry of get<string[]>('listener.security.protocol.map')) {
-    const [, protocol] = entry.split(':');
-    if (protocol !== 'PLAINTEXT') throw new ConfigError(`listener.security.protocol.map: only PLAINTEXT is supported, got "${entry}"`);
+  if (!advertised.some((a) => a.listenerName === interBroker)) {
+    throw new ConfigError(`inter.broker.listener.name must be a listener name defined in advertised.listeners. The valid options based on currently configured listeners are ${advertised.map((a) => a.listenerName).join(',')}`);
   }
+  const security = buildSecurityConfig(raw, raw.get('listeners') ?? listeners.map((l) => `${l.listenerName}://${l.host}:${l.port}`).join(','), [...names], interBroker, protocolMap);
+  for (const e of [...listeners, ...advertised]) e.securityProtocol = security.listeners.get(e.listenerName)!.protocol;
+
+  const httpHost = get<string>('http.host');
+  const httpAuthToken = get<string | null>('http.auth.token') || httpTokenFromFile(get<string | null>('http.auth.token.file'));
+  if (get<number>('http.port') !== -1 && !httpAuthToken && !isLoopbackHost(httpHost)) {
+    throw new ConfigError(`http.host ${httpHost} exposes the HTTP admin API beyond this machine without a token: set http.auth.token (compose: GREGOR_HTTP_TOKEN), or bind http.host to 127.0.0.1, or disable it with http.port=-1`);
+  }
+  const httpKeystore = get<string | null>('http.ssl.keystore.location');
 
   const logDirs = get<string[] | null>('log.dirs') ?? [get<string>('log.dir')];
   if (logDirs.length === 0) throw new ConfigError('log.dirs must name at least one directory');
@@ -281,6 +352,14 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     offsetMetadataMaxBytes: get('offset.metadata.max.bytes'),
     messageMaxBytes: get('message.max.bytes'),
     socketRequestMaxBytes: get('socket.request.max.bytes'),
+    maxConnections: get('max.connections'),
+    maxConnectionsPerIp: get('max.connections.per.ip'),
+    maxConnectionsPerIpOverrides: parseIpOverrides(get<string>('max.connections.per.ip.overrides')),
+    connectionsMaxIdleMs: get('connections.max.idle.ms'),
+    queuedMaxRequests: get('queued.max.requests'),
+    connectionMaxUnsentBytes: get('connection.max.unsent.bytes'),
+    fetchMaxBytes: get('fetch.max.bytes'),
+    replicaFetchResponseMaxBytes: get('replica.fetch.response.max.bytes'),
     logSegmentBytes: get('log.segment.bytes'),
     logIndexIntervalBytes: get('log.index.interval.bytes'),
     logIndexSizeMaxBytes: get('log.index.size.max.bytes'),
@@ -295,9 +374,19 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     logMessageTimestampDifferenceMaxMs: get('log.message.timestamp.difference.max.ms'),
     producerIdExpirationMs: get('producer.id.expiration.ms'),
     producerIdExpirationCheckIntervalMs: get('producer.id.expiration.check.interval.ms'),
-    httpHost: get('http.host'),
+    httpHost,
     httpPort: get('http.port'),
-    httpAuthToken: get<string | null>('http.auth.token') || null,
+    httpAuthToken,
+    httpAllowedHosts: get<string[] | null>('http.allowed.hosts'),
+    httpSsl: httpKeystore
+      ? {
+          keystoreType: get<string>('http.ssl.keystore.type'),
+          keystoreLocation: httpKeystore,
+          keystorePassword: get<string | null>('http.ssl.keystore.password'),
+          keyPassword: get<string | null>('http.ssl.key.password'),
+        }
+      : null,
+    security,
     originals: Object.fromEntries(raw),
     unknownSettings,
   };
@@ -348,4 +437,42 @@ export function propertiesFromOverrides(overrides: string[]): Map<string, string
     out.set(o.slice(0, i).trim(), o.slice(i + 1));
   }
   return out;
+}
+
+/** 127.0.0.0/8, ::1 and localhost: an HTTP admin bound there is reachable from this machine only. */
+/** `ip:count,ip:count` (Kafka's max.connections.per.ip.overrides; IPv6 addresses keep their colons). */
+function parseIpOverrides(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const entry of text.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+    const at = entry.lastIndexOf(':');
+    const count = Number(entry.slice(at + 1));
+    if (at <= 0 || !Number.isInteger(count) || count < 0) throw new ConfigError(`max.connections.per.ip.overrides: "${entry}" must be ip:count`);
+    out.set(entry.slice(0, at).trim(), count);
+  }
+  return out;
+}
+
+/**
+ * The token kept in `file`, created with a random one when missing (exclusive create: brokers
+ * starting together on a shared volume end up with the same token). null without a file.
+ */
+function httpTokenFromFile(file: string | null): string | null {
+  if (!file) return null;
+  // Written aside, then linked into place: link is atomic and fails if another broker got there first.
+  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  try {
+    writeFileSync(aside, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
+    linkSync(aside, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`http.auth.token.file ${file}: ${(err as Error).message}`);
+  } finally {
+    rmSync(aside, { force: true });
+  }
+  const token = readFileSync(file, 'utf8').trim();
+  if (token === '') throw new ConfigError(`http.auth.token.file ${file} is empty`);
+  return token;
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '@gregor/common';
 import type { LogManager } from '@gregor/storage';
-import { configEntityDefault, type KafkaZkClient } from '@gregor/zookeeper';
+import { configEntityDefault, desanitizeEntityName, type KafkaZkClient } from '@gregor/zookeeper';
 import type { DynamicBrokerConfig } from './dynamic-broker-config.js';
 import type { TopicConfigCache } from './topic-config-cache.js';
 
@@ -20,12 +20,15 @@ export class ConfigChangeListener {
   readonly #logs: LogManager;
   readonly #dynamic: DynamicBrokerConfig;
   readonly #log: Logger;
+  readonly #onUserChange: ((user: string) => Promise<void>) | undefined;
   #lastSeen = -1;
   #stopped = false;
   #running: Promise<void> = Promise.resolve();
 
-  constructor(zk: KafkaZkClient, configs: TopicConfigCache, logs: LogManager, dynamic: DynamicBrokerConfig, log: Logger) {
+  /** `onUserChange`: a `users/<user>` notification (SCRAM credentials changed by kafka-configs or `gregor users`). */
+  constructor(zk: KafkaZkClient, configs: TopicConfigCache, logs: LogManager, dynamic: DynamicBrokerConfig, log: Logger, onUserChange?: (user: string) => Promise<void>) {
     this.#zk = zk;
+    this.#onUserChange = onUserChange;
     this.#configs = configs;
     this.#logs = logs;
     this.#dynamic = dynamic;
@@ -86,6 +89,8 @@ export class ConfigChangeListener {
         this.#dynamic.updateDefault(await this.#zk.getBrokerConfig(configEntityDefault));
       } else if (entity === ownBroker) {
         this.#dynamic.updateBroker(await this.#zk.getBrokerConfig(this.#dynamic.brokerId));
+      } else if (entity.startsWith('users/')) {
+        await this.#onUserChange?.(desanitizeEntityName(entity.slice('users/'.length)));
       }
     }
   }

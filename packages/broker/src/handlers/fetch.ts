@@ -26,6 +26,10 @@ export function fetchHandler(s: BrokerServices): ApiHandler<FetchRequest, FetchR
         logStartOffset: p.logStartOffset ?? -1,
       })),
     );
+    // fetch.max.bytes / replica.fetch.response.max.bytes cap what the request asks for (Kafka's KafkaApis).
+    const cap = req.replicaId >= 0 ? s.config.replicaFetchResponseMaxBytes : s.config.fetchMaxBytes;
+    if (req.maxBytes > cap) s.fetchCapped(req.replicaId >= 0);
+    const maxBytes = Math.min(req.maxBytes, cap);
     const context = s.fetchManager.newContext({
       sessionId: req.sessionId ?? 0,
       epoch: req.sessionEpoch ?? -1,
@@ -40,7 +44,7 @@ export function fetchHandler(s: BrokerServices): ApiHandler<FetchRequest, FetchR
             replicaId: req.replicaId,
             maxWaitMs: Math.min(req.maxWaitMs, 30_000),
             minBytes: req.minBytes,
-            maxBytes: req.maxBytes,
+            maxBytes,
             partitions: context.partitions,
             minOneBatchPerPartition: magic < 2,
           });
@@ -57,7 +61,7 @@ export function fetchHandler(s: BrokerServices): ApiHandler<FetchRequest, FetchR
           }
         }
       }
-      downConvertFetch(fetched, ctx.apiVersion, req.maxBytes);
+      downConvertFetch(fetched, ctx.apiVersion, maxBytes);
       data = fetched;
     }
     const { errorCode, sessionId, partitions: answered } = context.respond(data);

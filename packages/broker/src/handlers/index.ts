@@ -21,6 +21,11 @@ import {
   Produce,
   StopReplica,
   UpdateMetadata,
+  SaslHandshake,
+  SaslAuthenticate,
+  DescribeAcls,
+  CreateAcls,
+  DeleteAcls,
 } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { KafkaApis } from '../kafka-apis.js';
@@ -47,6 +52,11 @@ import { produceHandler } from './produce.js';
 import { stopReplicaHandler } from './stop-replica.js';
 import { updateMetadataHandler } from './update-metadata.js';
 import { registerGroupHandlers } from './group-handlers.js'; // group coordinator
+import { saslAuthenticateHandler, saslHandshakeHandler } from './sasl.js';
+import { describeAclsHandler } from './describe-acls.js';
+import { createAclsHandler } from './create-acls.js';
+import { deleteAclsHandler } from './delete-acls.js';
+import { installAuthorization } from '../security/authorization/index.js';
 
 /** The one table of APIs this broker serves; ApiVersions answers from it. */
 export function registerHandlers(apis: KafkaApis, s: BrokerServices): void {
@@ -73,4 +83,11 @@ export function registerHandlers(apis: KafkaApis, s: BrokerServices): void {
   apis.register(IncrementalAlterConfigs, incrementalAlterConfigsHandler(s));
   apis.register(InitProducerId, initProducerIdHandler(s));
   registerGroupHandlers(apis, s); // group coordinator
+  apis.register(SaslHandshake, saslHandshakeHandler());
+  apis.register(SaslAuthenticate, saslAuthenticateHandler());
+  apis.register(DescribeAcls, describeAclsHandler(s));
+  apis.register(CreateAcls, createAclsHandler(s));
+  apis.register(DeleteAcls, deleteAclsHandler(s));
+  // Last: permission checks wrap the handlers registered above.
+  installAuthorization(apis, s);
 }

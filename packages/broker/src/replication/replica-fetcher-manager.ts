@@ -1,5 +1,5 @@
 import type { Logger } from '@gregor/common';
-import type { PartitionFetchState } from '@gregor/client';
+import type { ClientSecurity, PartitionFetchState } from '@gregor/client';
 import type { Partition } from '../cluster/partition.js';
 import { ReplicaFetcherThread } from './replica-fetcher-thread.js';
 
@@ -16,6 +16,8 @@ export interface ReplicaFetcherConfig {
   maxBytes: number;
   backoffMs: number;
   requestTimeoutMs: number;
+  /** TLS/SASL towards leaders' inter-broker listeners. */
+  security?: ClientSecurity;
 }
 
 /**
@@ -67,6 +69,7 @@ export class ReplicaFetcherManager {
           partitionMaxBytes: this.#cfg.maxBytes,
           backoffMs: this.#cfg.backoffMs,
           requestTimeoutMs: this.#cfg.requestTimeoutMs,
+          ...(this.#cfg.security ? { security: this.#cfg.security } : {}),
           logger: this.#log,
         },
         {

@@ -1,7 +1,7 @@
 import { AbortError, Consumer, type ConsumedRecord, type KafkaClient, type StartOffset } from '@gregor/client';
 import { parseArgs } from 'node:util';
 import { intOption, parsed, requireOption, unescapeSeparator } from '../args.js';
-import { cliClient, DEFAULT_BOOTSTRAP } from '../client-factory.js';
+import { cliClient, COMMAND_CONFIG_HELP, DEFAULT_BOOTSTRAP } from '../client-factory.js';
 import { consumerProperties } from '../consumer-properties.js';
 import { UsageError } from '../usage-error.js';
 import { consumeWithGroup } from './consume-group.js';
@@ -24,6 +24,7 @@ offsets in ZooKeeper.
 Options:
   --topic, -t T                  topic (required unless --whitelist/--blacklist)
   --bootstrap-server HOST:PORT   a broker to start from (default 127.0.0.1:9092)
+${COMMAND_CONFIG_HELP}
   --partition N                  only partition N (default: every partition; not with --group)
   --offset N|earliest|latest     where to start (default latest; a number needs --partition;
                                  smallest and largest are accepted too)
@@ -51,6 +52,7 @@ Options:
 const OPTIONS = {
   topic: { type: 'string', short: 't' },
   'bootstrap-server': { type: 'string' },
+  'command-config': { type: 'string' },
   partition: { type: 'string' },
   offset: { type: 'string' },
   'from-beginning': { type: 'boolean' },
@@ -173,7 +175,7 @@ export async function consumeCommand(argv: string[], output: NodeJS.WritableStre
   if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got "${format}"`, consumeUsage);
   const separator = values['key-separator'] === undefined ? '\t' : unescapeSeparator(values['key-separator']);
 
-  const client = cliClient(values['bootstrap-server']);
+  const client = cliClient(values['bootstrap-server'], values['command-config']);
   const stop = new AbortController();
   let idleTimer: NodeJS.Timeout | undefined;
   const armIdle = (): void => {

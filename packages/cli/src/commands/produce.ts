@@ -3,7 +3,7 @@ import { ConfigError } from '@gregor/common';
 import { fstatSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { intOption, parsed, requireOption, unescapeSeparator } from '../args.js';
-import { cliClient } from '../client-factory.js';
+import { cliClient, COMMAND_CONFIG_HELP } from '../client-factory.js';
 import { LineQueue } from '../line-queue.js';
 import { formatBytes, Progress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
@@ -18,6 +18,7 @@ of it is read); otherwise only the summary is printed at the end.
 Options:
   --topic, -t T                  topic (required)
   --bootstrap-server HOST:PORT   a broker to start from (default 127.0.0.1:9092)
+${COMMAND_CONFIG_HELP}
   --key-separator SEP            each line is KEY<SEP>VALUE (parse.key); a line without SEP is an error
   --acks 0|1|all                 default all
   --header K=V                   a header on every record (repeatable; a key may repeat)
@@ -30,6 +31,7 @@ Options:
 const OPTIONS = {
   topic: { type: 'string', short: 't' },
   'bootstrap-server': { type: 'string' },
+  'command-config': { type: 'string' },
   'key-separator': { type: 'string' },
   acks: { type: 'string' },
   compression: { type: 'string' },
@@ -93,7 +95,7 @@ export async function produceCommand(argv: string[], input: NodeJS.ReadableStrea
   const separator = values['key-separator'] === undefined ? undefined : unescapeSeparator(values['key-separator']);
   if (separator === '') throw new UsageError('--key-separator must not be empty', produceUsage);
 
-  const client = cliClient(values['bootstrap-server']);
+  const client = cliClient(values['bootstrap-server'], values['command-config']);
   // A codec the client cannot write is refused here, before stdin is read (ConfigError: exit 1, naming it).
   let producer: Producer;
   try {

@@ -2,7 +2,7 @@ import { Admin, type TopicMetadata } from '@gregor/client';
 import { ErrorCode, errorName, KafkaProtocolError } from '@gregor/common';
 import { parseArgs } from 'node:util';
 import { actionOf, intOption, keyValues, parsed, requireOption } from '../args.js';
-import { cliClient } from '../client-factory.js';
+import { cliClient, COMMAND_CONFIG_HELP } from '../client-factory.js';
 import { UsageError } from '../usage-error.js';
 
 export const topicsUsage = `gregor topics <create|list|describe|alter|delete> [options]
@@ -20,11 +20,13 @@ Topic administration over the Kafka protocol (CreateTopics, CreatePartitions, De
 
 Options:
   --bootstrap-server HOST:PORT   a broker to start from (default 127.0.0.1:9092)
+${COMMAND_CONFIG_HELP}
   --timeout-ms MS                how long the controller may take (default 30000)
   --help, -h`;
 
 const OPTIONS = {
   'bootstrap-server': { type: 'string' },
+  'command-config': { type: 'string' },
   topic: { type: 'string', short: 't' },
   partitions: { type: 'string', short: 'p' },
   'replication-factor': { type: 'string', short: 'r' },
@@ -64,7 +66,7 @@ export async function topicsCommand(argv: string[]): Promise<number> {
     if (partitions === -1) throw new UsageError('topics alter needs --partitions (the new total)', topicsUsage);
   }
 
-  const client = cliClient(values['bootstrap-server']);
+  const client = cliClient(values['bootstrap-server'], values['command-config']);
   const admin = new Admin(client);
   try {
     switch (action) {

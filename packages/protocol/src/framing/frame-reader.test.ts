@@ -50,6 +50,30 @@ describe('FrameReader', () => {
     expect(err).toMatchObject({ size: 101, maxFrameBytes: 100 });
   });
 
+  it('allocates as bytes arrive, not on the size header: a 90 MB announcement with 10 bytes sent costs nothing like 90 MB', () => {
+    const reader = new FrameReader();
+    const header = Buffer.alloc(4);
+    header.writeInt32BE(90 * 1024 * 1024);
+    const before = process.memoryUsage().arrayBuffers;
+    const pending: FrameReader[] = [];
+    // Twenty such connections: an allocation on the header would hold 1.8 GB here.
+    for (let i = 0; i < 20; i++) {
+      const r = new FrameReader();
+      expect(r.push(Buffer.concat([header, Buffer.alloc(10, 1)]))).toEqual([]);
+      pending.push(r);
+    }
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024);
+    expect(pending[0]!.bufferedBytes).toBe(10);
+    // The frame still completes byte-exact once the rest arrives in pieces.
+    const payload = Buffer.alloc(200_000);
+    for (let i = 0; i < payload.length; i++) payload[i] = i % 251;
+    const f = frame(payload);
+    const got: Buffer[] = [];
+    for (let off = 0; off < f.length; off += 7_777) got.push(...reader.push(f.subarray(off, off + 7_777)));
+    expect(got).toHaveLength(1);
+    expect(got[0]!.equals(payload)).toBe(true);
+  });
+
   it('rejects a negative size, even when split', () => {
     const reader = new FrameReader();
     expect(reader.push(Buffer.from([0xff, 0xff]))).toEqual([]);

@@ -32,16 +32,20 @@ const DEFAULT_MAX_FRAME_BYTES = 104_857_600;
  * Splits a byte stream into size-prefixed frames (the payload after the i32 size).
  *
  * A frame lying entirely inside one chunk is returned as a view of that chunk (no copy). A frame
- * spanning chunks is copied once into a buffer of its exact size as the pieces arrive; chunks are
- * never concatenated with each other.
+ * spanning chunks is kept as the pieces that arrived and copied once into a buffer of its exact
+ * size when complete: memory follows the bytes received, never the size a header announces, so a
+ * client announcing 100 MB and sending 10 bytes costs 10 bytes (socket.request.max.bytes enforced
+ * while reading).
  */
 export class FrameReader {
-  readonly #maxFrameBytes: number;
+  #maxFrameBytes: number;
   readonly #reuseBuffer: boolean;
   readonly #sizeBytes = Buffer.alloc(4);
   #sizeFill = 0;
-  /** The frame being assembled across chunks, or null between frames. */
+  /** The frame being assembled across chunks (reuseBuffer), or null between frames. */
   #frame: Buffer | null = null;
+  /** Without reuseBuffer: the pieces of the frame being assembled, as received. */
+  #pieces: Buffer[] | null = null;
   #frameSize = 0;
   #frameFill = 0;
   #receiveBuffer: Buffer | null = null;
@@ -49,6 +53,11 @@ export class FrameReader {
   constructor(options: FrameReaderOptions = {}) {
     this.#maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.#reuseBuffer = options.reuseBuffer ?? false;
+  }
+
+  /** Changes the limit for the frames that follow (a SASL listener allows 512 KiB until the client is authenticated). */
+  setMaxFrameBytes(maxFrameBytes: number): void {
+    this.#maxFrameBytes = maxFrameBytes;
   }
 
   /** Bytes received that belong to a frame not yet complete. */
@@ -62,7 +71,7 @@ export class FrameReader {
     let pos = 0;
     const end = chunk.length;
     while (pos < end) {
-      if (this.#frame === null) {
+      if (this.#frame === null && this.#pieces === null) {
         let size: number;
         if (this.#sizeFill === 0 && end - pos >= 4) {
           size = chunk.readInt32BE(pos);
@@ -89,14 +98,15 @@ export class FrameReader {
         }
         this.#startFrame(size);
       }
-      const frame = this.#frame!;
       const n = Math.min(this.#frameSize - this.#frameFill, end - pos);
-      chunk.copy(frame, this.#frameFill, pos, pos + n);
+      if (this.#pieces) this.#pieces.push(chunk.subarray(pos, pos + n));
+      else chunk.copy(this.#frame!, this.#frameFill, pos, pos + n);
       this.#frameFill += n;
       pos += n;
       if (this.#frameFill === this.#frameSize) {
-        frames.push(frame.subarray(0, this.#frameSize));
+        frames.push(this.#pieces ? Buffer.concat(this.#pieces, this.#frameSize) : this.#frame!.subarray(0, this.#frameSize));
         this.#frame = null;
+        this.#pieces = null;
         this.#frameFill = 0;
       }
     }
@@ -111,7 +121,7 @@ export class FrameReader {
     this.#frameSize = size;
     this.#frameFill = 0;
     if (!this.#reuseBuffer) {
-      this.#frame = Buffer.allocUnsafe(size);
+      this.#pieces = [];
       return;
     }
     if (this.#receiveBuffer === null || this.#receiveBuffer.length < size) {

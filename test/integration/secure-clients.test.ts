@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kafka, logLevel, type KafkaConfig } from 'kafkajs';
+import { freePorts, generateCertificates, type CertificateSet } from '@gregor/launcher';
+import { upsertScramUser } from '@gregor/broker';
+import { kcat } from '../support/kcat.js';
+import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
+
+/**
+ * Issue 12's proof with real clients: kcat (librdkafka 2.0.2) and kafkajs 2.2.4 over SASL_SSL with
+ * SCRAM-SHA-512 and PLAIN, and over SSL with a client certificate (mutual TLS: the principal is the
+ * certificate's subject); wrong passwords get a clear authentication error; with AclAuthorizer an ACL
+ * denying Write makes produce fail with TOPIC_AUTHORIZATION_FAILED while Read keeps working, and
+ * group ACLs are enforced the same way. The inter-broker listener is SSL with the broker's own
+ * certificate, whose principal is a super user.
+ */
+describe('secured listeners with kcat and kafkajs (SASL_SSL, SSL, ACLs)', () => {
+  let zk: TestZooKeeper;
+  let broker: TestBroker;
+  let certs: CertificateSet;
+  let saslSsl = '';
+  let ssl = '';
+  const dir = mkdtempSync(join(tmpdir(), 'gregor-it-secure-'));
+  const ALICE = 'User:alice';
+  const BOB = 'User:bob';
+  const CERT_ALICE = 'User:CN=alice,O=gregor';
+
+  beforeAll(async () => {
+    certs = generateCertificates(join(dir, 'certs'), [{ name: 'broker', hosts: ['localhost', '127.0.0.1'] }, { name: 'alice' }]);
+    zk = await startZooKeeper();
+    const [internal, p1, p2] = await freePorts(3);
+    saslSsl = `127.0.0.1:${p1}`;
+    ssl = `127.0.0.1:${p2}`;
+    broker = await startBroker(zk, 1, {
+      port: String(internal),
+      listeners: `INTERNAL://127.0.0.1:${internal},SASL_SSL://127.0.0.1:${p1},SSL://127.0.0.1:${p2}`,
+      'listener.security.protocol.map': 'INTERNAL:SSL,SASL_SSL:SASL_SSL,SSL:SSL',
+      'inter.broker.listener.name': 'INTERNAL',
+      'ssl.keystore.location': certs.issued.get('broker')!.keystoreFile,
+      'ssl.truststore.location': certs.caFile,
+      'listener.name.internal.ssl.client.auth': 'required',
+      'listener.name.ssl.ssl.client.auth': 'required',
+      'sasl.enabled.mechanisms': 'SCRAM-SHA-512,PLAIN',
+      'listener.name.sasl_ssl.plain.sasl.jaas.config': 'org.apache.kafka.common.security.plain.PlainLoginModule required user_bob="bob-secret";',
+      'authorizer.class.name': 'kafka.security.authorizer.AclAuthorizer',
+      'super.users': `User:${certs.issued.get('broker')!.subject};User:admin`,
+      'num.partitions': '1',
+      'offsets.topic.num.partitions': '1',
+      'group.initial.rebalance.delay.ms': '0',
+    });
+    await upsertScramUser(broker.server.zk, 'alice', 'alice-secret', ['SCRAM-SHA-512']);
+    await upsertScramUser(broker.server.zk, 'admin', 'admin-secret', ['SCRAM-SHA-512']);
+    await upsertScramUser(broker.server.zk, 'carol', 'carol-secret', ['SCRAM-SHA-512']); // no ACL at all
+    // The SCRAM cache follows /config/users through change notifications.
+    await waitFor(() => broker.server.scramCredentials.get('SCRAM-SHA-512', 'admin') && broker.server.scramCredentials.get('SCRAM-SHA-512', 'alice') && broker.server.scramCredentials.get('SCRAM-SHA-512', 'carol'), 10_000, 'SCRAM users known');
+  }, 90_000);
+
+  afterAll(async () => {
+    await broker?.stop();
+    await zk?.stop();
+    if (broker) removeDir(broker.logDir);
+    removeDir(dir);
+  });
+
+  const scramArgs = (user: string, password: string) => [
+    '-b', saslSsl, '-X', 'security.protocol=SASL_SSL', '-X', 'sasl.mechanisms=SCRAM-SHA-512',
+    '-X', `sasl.username=${user}`, '-X', `sasl.password=${password}`, '-X', `ssl.ca.location=${certs.caFile}`,
+  ];
+  const plainArgs = (user: string, password: string) => [
+    '-b', saslSsl, '-X', 'security.protocol=SASL_SSL', '-X', 'sasl.mechanisms=PLAIN',
+    '-X', `sasl.username=${user}`, '-X', `sasl.password=${password}`, '-X', `ssl.ca.location=${certs.caFile}`,
+  ];
+  const sslArgs = () => [
+    '-b', ssl, '-X', 'security.protocol=SSL', '-X', `ssl.ca.location=${certs.caFile}`,
+    '-X', `ssl.certificate.location=${certs.issued.get('alice')!.certFile}`, '-X', `ssl.key.location=${certs.issued.get('alice')!.keyFile}`,
+  ];
+  const kafkajs = (extra: Partial<KafkaConfig>) =>
+    new Kafka({ clientId: 'secure-it', logLevel: logLevel.NOTHING, retry: { retries: 2, initialRetryTime: 100 }, connectionTimeout: 5000, brokers: [saslSsl], ...extra });
+  const ca = () => [readFileSync(certs.caFile, 'utf8')];
+  const scramJs = (username: string, password: string) => kafkajs({ ssl: { ca: ca() }, sasl: { mechanism: 'scram-sha-512', username, password } });
+
+  const grant = async (principal: string, resourceType: number, resourceName: string, operations: number[], permissionType = 3) => {
+    const admin = scramJs('admin', 'admin-secret').admin();
+    await admin.connect();
+    try {
+      await admin.createAcls({
+        acl: operations.map((operation) => ({ resourceType, resourceName, resourcePatternType: 3, principal, host: '*', operation, permissionType })),
+      });
+    } finally {
+      await admin.disconnect();
+    }
+  };
+  // kafkajs' enums: ResourceType TOPIC 2, GROUP 3, CLUSTER 4; operation READ 3, WRITE 4, CREATE 5, DESCRIBE 8; permission DENY 2, ALLOW 3.
+  const TOPIC = 2;
+  // kafkajs reports a protocol error itself or as the cause of a KafkaJSNonRetriableError.
+  const errorType = (e: unknown) => (e as { type?: string }).type ?? (e as { cause?: { type?: string } }).cause?.type;
+  const GROUP = 3;
+  const [READ, WRITE] = [3, 4];
+
+  it('kafkajs admin (super user over SCRAM-SHA-512) creates topics and ACLs; DescribeAcls shows them', async () => {
+    const admin = scramJs('admin', 'admin-secret').admin();
+    await admin.connect();
+    try {
+      expect(await admin.createTopics({ topics: ['orders', 'audit', 'pay'].map((topic) => ({ topic, numPartitions: 1 })), waitForLeaders: true })).toBe(true);
+    } finally {
+      await admin.disconnect();
+    }
+    for (const p of [ALICE, BOB, CERT_ALICE]) await grant(p, TOPIC, 'orders', [READ, WRITE]);
+    await grant(ALICE, TOPIC, 'audit', [READ, WRITE]);
+    await grant(ALICE, TOPIC, 'audit', [WRITE], 2); // Deny Write wins over the Allow
+    for (const p of [ALICE, CERT_ALICE, BOB]) await grant(p, GROUP, 'readers', [READ]);
+    const check = scramJs('admin', 'admin-secret').admin();
+    await check.connect();
+    try {
+      const described = await check.describeAcls({ resourceType: 1, resourcePatternType: 1, operation: 1, permissionType: 1 });
+      const audit = described.resources.find((r) => r.resourceType === TOPIC && r.resourceName === 'audit')!;
+      expect(audit.acls.map((a) => [a.principal, a.operation, a.permissionType]).sort()).toEqual([
+        [ALICE, READ, 3],
+        [ALICE, WRITE, 2],
+        [ALICE, WRITE, 3],
+      ]);
+      expect(described.resources.find((r) => r.resourceType === GROUP)!.acls).toHaveLength(3);
+    } finally {
+      await check.disconnect();
+    }
+  });
+
+  it('kcat over SASL_SSL with SCRAM-SHA-512 produces and consumes in a group', async () => {
+    const lines = Array.from({ length: 200 }, (_, i) => `scram-${i}`).join('\n') + '\n';
+    const p = await kcat([...scramArgs('alice', 'alice-secret'), '-P', '-t', 'orders'], lines);
+    expect(p.code, p.stderr).toBe(0);
+    const c = await kcat([...scramArgs('alice', 'alice-secret'), '-C', '-t', 'orders', '-o', 'beginning', '-e', '-q']);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout.toString()).toBe(lines);
+    // The group: -G joins "readers" (Group Read granted), consumes, commits.
+    const g = await kcat([...scramArgs('alice', 'alice-secret'), '-G', 'readers', '-X', 'auto.offset.reset=earliest', '-c', '200', '-q', 'orders'], undefined, 60_000);
+    expect(g.code, g.stderr).toBe(0);
+    expect(g.stdout.toString().trim().split('\n')).toHaveLength(200);
+  });
+
+  it('kcat over SASL_SSL with PLAIN, and over SSL with a client certificate (principal = subject DN)', async () => {
+    const p = await kcat([...plainArgs('bob', 'bob-secret'), '-P', '-t', 'orders'], 'plain-1\nplain-2\n');
+    expect(p.code, p.stderr).toBe(0);
+    const s = await kcat([...sslArgs(), '-P', '-t', 'orders'], 'mtls-1\n');
+    expect(s.code, s.stderr).toBe(0);
+    const c = await kcat([...sslArgs(), '-C', '-t', 'orders', '-o', '-3', '-e', '-q']);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout.toString()).toBe('plain-1\nplain-2\nmtls-1\n');
+    // Without a client certificate the SSL listener (ssl.client.auth=required) refuses the handshake.
+    const noCert = await kcat(['-b', ssl, '-X', 'security.protocol=SSL', '-X', `ssl.ca.location=${certs.caFile}`, '-L', '-m', '5'], undefined, 30_000);
+    expect(noCert.code).not.toBe(0);
+  });
+
+  it('kcat with a wrong password or an unknown user gets a clear authentication error', async () => {
+    for (const args of [scramArgs('alice', 'wrong'), scramArgs('mallory', 'x'), plainArgs('bob', 'wrong')]) {
+      const r = await kcat([...args, '-L', '-m', '5'], undefined, 30_000);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(/Authentication failed/i);
+    }
+  });
+
+  it('kafkajs over SASL_SSL (SCRAM-SHA-512 and PLAIN) and SSL: produce, group consume; a wrong password is KafkaJSSASLAuthenticationError', async () => {
+    const scram = scramJs('alice', 'alice-secret');
+    const producer = scram.producer();
+    await producer.connect();
+    await producer.send({ topic: 'orders', messages: Array.from({ length: 50 }, (_, i) => ({ key: `k${i}`, value: `js-${i}` })) });
+    await producer.disconnect();
+
+    const plain = kafkajs({ ssl: { ca: ca() }, sasl: { mechanism: 'plain', username: 'bob', password: 'bob-secret' } }).producer();
+    await plain.connect();
+    await plain.send({ topic: 'orders', messages: [{ value: 'js-plain' }] });
+    await plain.disconnect();
+
+    const mtls = kafkajs({ brokers: [ssl], ssl: { ca: ca(), cert: readFileSync(certs.issued.get('alice')!.certFile, 'utf8'), key: readFileSync(certs.issued.get('alice')!.keyFile, 'utf8') } });
+    const consumer = mtls.consumer({ groupId: 'readers', sessionTimeout: 10_000, heartbeatInterval: 1000 });
+    await consumer.connect();
+    const seen: string[] = [];
+    try {
+      await consumer.subscribe({ topic: 'orders', fromBeginning: true });
+      await consumer.run({ eachMessage: async ({ message }) => void seen.push(message.value!.toString()) });
+      await waitFor(() => seen.includes('js-plain') && seen.includes('js-49'), 30_000, 'kafkajs consumer over SSL sees the records');
+    } finally {
+      await consumer.disconnect();
+    }
+    expect(seen.filter((v) => v.startsWith('js-'))).toHaveLength(51);
+
+    const wrong = scramJs('alice', 'nope').admin();
+    await expect(wrong.connect()).rejects.toMatchObject({ name: 'KafkaJSSASLAuthenticationError' });
+    await expect(wrong.connect()).rejects.toThrow(/SASL SCRAM SHA512 authentication failed/);
+  }, 60_000);
+
+  it('an ACL denying Write: produce fails with TOPIC_AUTHORIZATION_FAILED while consume (Read) works', async () => {
+    // Records in "audit" written by the super user, so there is something to read.
+    const admin = kcat([...scramArgs('admin', 'admin-secret'), '-P', '-t', 'audit'], 'a1\na2\n');
+    expect((await admin).code).toBe(0);
+    const p = await kcat([...scramArgs('alice', 'alice-secret'), '-P', '-t', 'audit', '-X', 'message.timeout.ms=5000'], 'denied\n', 30_000);
+    expect(p.code).not.toBe(0);
+    expect(p.stderr).toMatch(/Topic authorization failed/i);
+    const c = await kcat([...scramArgs('alice', 'alice-secret'), '-C', '-t', 'audit', '-o', 'beginning', '-e', '-q']);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout.toString()).toBe('a1\na2\n');
+
+    const producer = scramJs('alice', 'alice-secret').producer({ retry: { retries: 0 } });
+    await producer.connect();
+    try {
+      expect(errorType(await producer.send({ topic: 'audit', messages: [{ value: 'denied' }] }).catch((e: unknown) => e))).toBe('TOPIC_AUTHORIZATION_FAILED');
+      // "pay" has no ACL at all: allow.everyone.if.no.acl.found is false, so it is denied too (already by Metadata).
+      expect(errorType(await producer.send({ topic: 'pay', messages: [{ value: 'x' }] }).catch((e: unknown) => e))).toBe('TOPIC_AUTHORIZATION_FAILED');
+    } finally {
+      await producer.disconnect();
+    }
+  });
+
+  it('an idempotent producer: InitProducerId needs Cluster IdempotentWrite or Write on some topic (KIP-679), else CLUSTER_AUTHORIZATION_FAILED', async () => {
+    const producer = scramJs('alice', 'alice-secret').producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    try {
+      const [meta] = await producer.send({ topic: 'orders', messages: [{ value: 'idempotent' }], acks: -1 });
+      expect(meta!.errorCode).toBe(0);
+    } finally {
+      await producer.disconnect();
+    }
+    const carol = scramJs('carol', 'carol-secret').producer({ idempotent: true, maxInFlightRequests: 1, retry: { retries: 1, initialRetryTime: 100 } });
+    const error = await carol.connect().then(() => carol.send({ topic: 'orders', messages: [{ value: 'x' }] })).catch((e: unknown) => e);
+    await carol.disconnect();
+    expect(errorType(error)).toBe('CLUSTER_AUTHORIZATION_FAILED');
+  });
+
+  it('group ACLs: a group without Read is GROUP_AUTHORIZATION_FAILED for kafkajs and kcat; the granted group works', async () => {
+    // "watchers": Describe only, so FindCoordinator answers and JoinGroup (Group Read) is refused.
+    await grant(ALICE, GROUP, 'watchers', [8]);
+    const consumer = scramJs('alice', 'alice-secret').consumer({ groupId: 'watchers', retry: { retries: 0 } });
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topic: 'orders', fromBeginning: true });
+      const crashed = new Promise<unknown>((resolve) => consumer.on(consumer.events.CRASH, (e) => resolve(e.payload.error)));
+      void consumer.run({ eachMessage: async () => {} }).catch(() => {});
+      const error = await Promise.race([crashed, new Promise((r) => setTimeout(() => r(null), 20_000))]);
+      expect(errorType(error)).toBe('GROUP_AUTHORIZATION_FAILED');
+    } finally {
+      await consumer.disconnect();
+    }
+    // "strangers": no ACL at all; FindCoordinator itself is refused, and librdkafka says so.
+    const g = await kcat([...scramArgs('alice', 'alice-secret'), '-G', 'strangers', '-c', '1', 'orders'], undefined, 30_000);
+    expect(g.code).not.toBe(0);
+    expect(g.stderr).toMatch(/Group authorization failed/i);
+    // Committed offsets of the granted group are visible to its member (OffsetFetch: Group Describe via Read).
+    const admin = scramJs('admin', 'admin-secret').admin();
+    await admin.connect();
+    try {
+      const offsets = await admin.fetchOffsets({ groupId: 'readers', topics: ['orders'] });
+      expect(Number(offsets[0]!.partitions[0]!.offset)).toBeGreaterThan(0);
+    } finally {
+      await admin.disconnect();
+    }
+  }, 60_000);
+});
