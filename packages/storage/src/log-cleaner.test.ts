@@ -30,7 +30,7 @@ function put(log: PartitionLog, key: string, value: string | null, timestamp = D
     records: [{ key: Buffer.from(key), value: value === null ? null : Buffer.from(value), headers: [], timestamp }],
   });
   log.appendAsLeader(batch, 0);
-  log.highWatermark = log.logEndOffset;
+  log.updateHighWatermark(log.logEndOffset);
 }
 
 function readAll(log: PartitionLog): { offset: number; key: string; value: string | null }[] {
@@ -119,7 +119,7 @@ describe('LogCleaner', () => {
         records: keys.map((k) => ({ key: Buffer.from(k), value: Buffer.from(`${producerId}:${k}`), headers: [], timestamp: t })),
       });
       log.appendAsLeader(batch, 0);
-      log.highWatermark = log.logEndOffset;
+      log.updateHighWatermark(log.logEndOffset);
       return batch;
     };
     // Producer 7 writes early and stops (its last batch's keys are overwritten later); producer 8 and plain writes go on.
@@ -200,7 +200,7 @@ describe('LogCleaner', () => {
     for (let i = 0; i < 100; i++) put(log, `k${i % 10}`, `v${i}`);
     const bomb = encodeRecordBatch({ baseOffset: 0, compression: CompressionType.zstd, firstTimestamp: 1, records: [{ key: Buffer.from('k0'), value: Buffer.alloc(8 << 20), headers: [], timestamp: 1 }] });
     log.appendAsLeader(bomb, 0);
-    log.highWatermark = log.logEndOffset;
+    log.updateHighWatermark(log.logEndOffset);
     for (let i = 0; i < 300; i++) put(log, `k${i % 10}`, `v${i}`);
     const before = readAll(log);
     expect(() => cleaner(86_400_000, 1 << 20).clean(log)).toThrow(expect.objectContaining({ code: 2, message: expect.stringContaining('1048576-byte decompression limit') }));

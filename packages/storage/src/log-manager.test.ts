@@ -51,8 +51,8 @@ describe('LogManager', () => {
     expect(new Set([a.dir, b.dir].map((d) => d.split('/').at(-2))).size).toBe(2);
     for (let i = 0; i < 10; i++) a.appendAsLeader(simpleBatch(2, 100), 3);
     b.appendAsLeader(simpleBatch(1), 3);
-    a.highWatermark = 15;
-    b.highWatermark = 1;
+    a.updateHighWatermark(15);
+    b.updateHighWatermark(1);
     m.shutdown();
     const aDir = a.dir.split('/').slice(0, -1).join('/');
     expect(existsSync(join(aDir, CLEAN_SHUTDOWN_FILE))).toBe(true);
@@ -79,7 +79,7 @@ describe('LogManager', () => {
     expect([...byDir.keys()]).toEqual(dirs);
     expect([...byDir.values()].map((logs) => logs.length)).toEqual([1, 1]);
     for (let i = 0; i < 3; i++) a.appendAsLeader(simpleBatch(1), 0);
-    a.highWatermark = 3;
+    a.updateHighWatermark(3);
     a.maybeIncrementLogStartOffset(2);
     await m.checkpointLogStartOffsetsAsync();
     const aDir = a.dir.split('/').slice(0, -1).join('/');
@@ -135,7 +135,7 @@ describe('LogManager', () => {
     m.startup();
     const log = m.getOrCreateLog('t', 0, { retentionBytes: 0 });
     for (let i = 0; i < 6; i++) log.appendAsLeader(simpleBatch(2, 100), 0);
-    log.highWatermark = log.logEndOffset;
+    log.updateHighWatermark(log.logEndOffset);
     const hwFile = join(log.dir, '..', HIGH_WATERMARK_CHECKPOINT_FILE);
     // Timers every 20 ms; on a loaded machine a round can take longer, so wait for the outcome.
     await vi.waitFor(() => {

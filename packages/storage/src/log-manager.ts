@@ -252,7 +252,7 @@ export class LogManager {
         ...this.#logExtras(),
       });
       const hw = highWatermarks.get(k)?.offset;
-      if (hw !== undefined) log.highWatermark = Math.min(Math.max(hw, log.logStartOffset), log.logEndOffset);
+      if (hw !== undefined) log.updateHighWatermark(hw);
       this.#logs.set(k, { log, logDir });
       loaded++;
     }

@@ -73,8 +73,8 @@ export class PartitionLog {
   readonly partition: number;
   readonly dir: string;
   readonly leaderEpochCache: LeaderEpochCache;
-  /** Set by the replica manager; retention never deletes at or above it. */
-  highWatermark = 0;
+  /** Moved only by the partition's replica state (Kafka's Partition) and restored from the checkpoint at load. */
+  #highWatermark = 0;
   recoveryPoint: number;
   #config: LogConfig;
   #logger: Logger;
@@ -131,6 +131,28 @@ export class PartitionLog {
     return this.#logStartOffset;
   }
   /** LEO: the offset the next appended record gets. */
+  /** Offsets below it are on every in-sync replica; retention never deletes at or above it. */
+  get highWatermark(): number {
+    return this.#highWatermark;
+  }
+
+  /**
+   * Sets the high watermark, clamped into [log start, LEO] (Kafka's Log.updateHighWatermark): a follower takes the
+   * leader's, and a restart restores the checkpointed one. It may move back (a follower of a new leader). Returns it.
+   */
+  updateHighWatermark(offset: number): number {
+    this.#highWatermark = Math.min(Math.max(offset, this.#logStartOffset), this.#logEndOffset);
+    return this.#highWatermark;
+  }
+
+  /** The leader's high watermark only moves forward, and never past the LEO. Returns true if it moved. */
+  maybeIncrementHighWatermark(offset: number): boolean {
+    if (offset > this.#logEndOffset) throw new RangeError(`high watermark ${offset} above the log end offset ${this.#logEndOffset} of ${this.topic}-${this.partition}`);
+    if (offset <= this.#highWatermark) return false;
+    this.#highWatermark = offset;
+    return true;
+  }
+
   get logEndOffset(): number {
     return this.#logEndOffset;
   }
@@ -320,7 +342,7 @@ export class PartitionLog {
     const dropped = active.truncateTo(offset);
     this.#logEndOffset = active.nextOffset;
     this.leaderEpochCache.truncateFromEnd(this.#logEndOffset);
-    this.highWatermark = Math.min(this.highWatermark, this.#logEndOffset);
+    this.#highWatermark = Math.min(this.#highWatermark, this.#logEndOffset);
     this.recoveryPoint = Math.min(this.recoveryPoint, this.#logEndOffset);
     // Producer state rolls back with the log: the last snapshot at or below the new end plus the log after it.
     this.#rebuildProducerState(this.#logEndOffset, false);
@@ -336,7 +358,7 @@ export class PartitionLog {
     this.#logStartOffset = offset;
     this.#logEndOffset = offset;
     this.recoveryPoint = offset;
-    this.highWatermark = offset;
+    this.#highWatermark = offset;
     this.leaderEpochCache.clear();
     this.#producerState.truncate();
     this.#producerState.updateMapEndOffset(offset);
@@ -641,7 +663,7 @@ export class PartitionLog {
     const firstBase = this.#segments.first()!.baseOffset;
     this.#logStartOffset = Math.min(Math.max(checkpointedLogStart ?? firstBase, firstBase), this.#logEndOffset);
     this.recoveryPoint = recovering.length > 0 ? this.#logEndOffset : Math.min(this.recoveryPoint, this.#logEndOffset);
-    this.highWatermark = this.#logStartOffset;
+    this.#highWatermark = this.#logStartOffset;
     this.leaderEpochCache.truncateFromEnd(this.#logEndOffset);
     this.leaderEpochCache.truncateFromStart(this.#logStartOffset);
     this.#rebuildProducerState(this.#logEndOffset, hadCleanShutdown);
