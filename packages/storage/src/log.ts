@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Attributes, BatchOffsets } from '@gregor/protocol';
 import { CorruptDataError, ErrorCode, GregorError, type Logger } from '@gregor/common';
@@ -10,7 +11,7 @@ import {
   offsetFromFileName,
   TIME_INDEX_FILE_SUFFIX,
 } from './file-names.js';
-import { LEADER_EPOCH_CHECKPOINT_FILE, LeaderEpochCache } from './leader-epoch-cache.js';
+import { LEADER_EPOCH_CHECKPOINT_FILE, LeaderEpochCache, type CheckpointWriter } from './leader-epoch-cache.js';
 import { DEFAULT_LOG_CONFIG, validateLogConfig, type LogConfig } from './log-config.js';
 import { recoverSegment, recoverSegments } from './recovery.js';
 import { LogSegment, storageError } from './segment.js';
@@ -52,6 +53,8 @@ export interface PartitionLogOptions {
   time?: () => number;
   /** `producer.id.expiration.ms`: producer state idle this long is dropped. Default 1 day. */
   producerIdExpirationMs?: number;
+  /** Writes `leader-epoch-checkpoint` off the event loop (LogManager passes writeCheckpointFileAsync); default on it. */
+  leaderEpochCheckpointWriter?: CheckpointWriter | null;
 }
 
 export interface LeaderAppendInfo {
@@ -86,6 +89,8 @@ export class PartitionLog {
   #logEndOffset = 0;
   #pendingDeletes = new Map<NodeJS.Timeout, string[]>();
   #closed = false;
+  /** When the log was last fsynced (flush.ms counts from it). */
+  #lastFlushMs: number;
   readonly #producerState: ProducerStateManager;
 
   constructor(options: PartitionLogOptions) {
@@ -98,17 +103,18 @@ export class PartitionLog {
     this.#io = options.io ?? nodeIo;
     this.#time = options.time ?? Date.now;
     this.recoveryPoint = options.recoveryPoint ?? 0;
+    this.#lastFlushMs = this.#time();
     mkdirSync(this.dir, { recursive: true });
     let hadCleanShutdown = options.hadCleanShutdown ?? false;
     let cache: LeaderEpochCache;
     try {
-      cache = new LeaderEpochCache(this.dir, () => this.#logEndOffset);
+      cache = new LeaderEpochCache(this.dir, () => this.#logEndOffset, options.leaderEpochCheckpointWriter);
     } catch (err) {
       if (!(err instanceof CorruptDataError)) throw err;
       // The epochs are in the batches themselves: drop the file and rebuild it with a full recovery scan.
       this.#logger.warn({ topic: this.topic, partition: this.partition, err: err.message }, 'unreadable leader-epoch-checkpoint; rebuilding from the log');
       rmSync(join(this.dir, LEADER_EPOCH_CHECKPOINT_FILE), { force: true });
-      cache = new LeaderEpochCache(this.dir, () => this.#logEndOffset);
+      cache = new LeaderEpochCache(this.dir, () => this.#logEndOffset, options.leaderEpochCheckpointWriter);
       hadCleanShutdown = false;
       this.recoveryPoint = 0;
     }
@@ -225,6 +231,7 @@ export class PartitionLog {
     this.#producerState.update(updates);
     this.#producerState.updateMapEndOffset(this.#logEndOffset);
     this.leaderEpochCache.assign(leaderEpoch, firstOffset);
+    this.#maybeFlushAfterAppend();
     return { firstOffset, lastOffset: next - 1, maxTimestamp, logAppendTimeMs, duplicate: false };
   }
 
@@ -252,6 +259,7 @@ export class PartitionLog {
     this.#producerState.loadBatches(batches);
     this.#producerState.updateMapEndOffset(this.#logEndOffset);
     for (const b of batches) this.leaderEpochCache.assign(b.partitionLeaderEpoch, b.baseOffset);
+    this.#maybeFlushAfterAppend();
     return { firstOffset: first.baseOffset, lastOffset: batches.at(-1)!.lastOffset };
   }
 
@@ -469,6 +477,33 @@ export class PartitionLog {
     this.#addSegment(segment);
   }
 
+  /**
+   * A recovery point for data fsynced up to `offset`: not past an epoch whose leader-epoch-checkpoint write has not
+   * landed yet, so that after a crash recovery rescans its batches and finds it again.
+   */
+  #flushedUpTo(offset: number): number {
+    return Math.min(offset, this.leaderEpochCache.firstUndurableOffset);
+  }
+
+  /** Messages appended since the last flush (Kafka's unflushedMessages: LEO - recovery point). */
+  get unflushedMessages(): number {
+    return this.#logEndOffset - this.recoveryPoint;
+  }
+
+  /** flush.messages (Kafka's Log.append): fsync before the append returns once enough messages are unflushed. */
+  #maybeFlushAfterAppend(): void {
+    const every = this.#config.flushMessages;
+    if (every !== undefined && every < Number.MAX_SAFE_INTEGER && this.unflushedMessages >= every) this.flush();
+  }
+
+  /** flush.ms (Kafka's LogManager.flushDirtyLogs): fsyncs if there is unflushed data and the last flush is that old. */
+  flushIfDue(nowMs: number): boolean {
+    const ms = this.#config.flushMs;
+    if (this.#closed || ms === undefined || ms >= Number.MAX_SAFE_INTEGER || this.unflushedMessages <= 0 || nowMs - this.#lastFlushMs < ms) return false;
+    this.flush();
+    return true;
+  }
+
   /** Fsyncs every segment holding unflushed offsets and moves the recovery point to LEO. */
   flush(): void {
     this.#checkOpen();
@@ -479,7 +514,8 @@ export class PartitionLog {
     } catch (err) {
       throw storageError(`flushing directory ${this.dir} failed`, err);
     }
-    this.recoveryPoint = this.#logEndOffset;
+    this.recoveryPoint = this.#flushedUpTo(this.#logEndOffset);
+    this.#lastFlushMs = this.#time();
   }
 
   /** Producer ids idle for producer.id.expiration.ms are forgotten; returns how many. */
@@ -500,6 +536,7 @@ export class PartitionLog {
       this.#logger.error({ err, topic: this.topic, partition: this.partition }, 'writing the producer state snapshot at close failed');
     }
     this.#closed = true;
+    this.leaderEpochCache.close();
     for (const segment of this.#segments.values()) segment.close();
     for (const [timer, paths] of this.#pendingDeletes) {
       clearTimeout(timer);
@@ -563,7 +600,7 @@ export class PartitionLog {
     this.#producerState.updateMapEndOffset(baseOffset);
     this.#producerState.takeSnapshot();
     for (const segment of this.#segments.from(this.recoveryPoint)) if (segment.baseOffset < baseOffset) segment.flush();
-    this.recoveryPoint = Math.max(this.recoveryPoint, Math.min(baseOffset, this.#logEndOffset));
+    this.recoveryPoint = Math.max(this.recoveryPoint, this.#flushedUpTo(Math.min(baseOffset, this.#logEndOffset)));
   }
 
   /** A follower's next batch starts past LEO: an empty active segment is replaced, a non-empty one rolled. */
@@ -593,7 +630,10 @@ export class PartitionLog {
     }
     const timer = setTimeout(() => {
       this.#pendingDeletes.delete(timer);
-      for (const path of paths) rmSync(path, { force: true });
+      // Off the event loop: unlinking a large segment can take long enough to be felt by every request.
+      for (const path of paths) {
+        rm(path, { force: true }).catch((err: unknown) => this.#logger.error({ err, path }, 'deleting a segment file failed'));
+      }
     }, this.#config.fileDeleteDelayMs);
     timer.unref();
     this.#pendingDeletes.set(timer, paths);
@@ -662,7 +702,7 @@ export class PartitionLog {
     this.#logEndOffset = this.#active().nextOffset;
     const firstBase = this.#segments.first()!.baseOffset;
     this.#logStartOffset = Math.min(Math.max(checkpointedLogStart ?? firstBase, firstBase), this.#logEndOffset);
-    this.recoveryPoint = recovering.length > 0 ? this.#logEndOffset : Math.min(this.recoveryPoint, this.#logEndOffset);
+    this.recoveryPoint = this.#flushedUpTo(recovering.length > 0 ? this.#logEndOffset : Math.min(this.recoveryPoint, this.#logEndOffset));
     this.#highWatermark = this.#logStartOffset;
     this.leaderEpochCache.truncateFromEnd(this.#logEndOffset);
     this.leaderEpochCache.truncateFromStart(this.#logStartOffset);
