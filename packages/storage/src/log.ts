@@ -89,6 +89,8 @@ export class PartitionLog {
   #logEndOffset = 0;
   #pendingDeletes = new Map<NodeJS.Timeout, string[]>();
   #closed = false;
+  /** Truncations so far: a cleaner that yielded checks none happened before it swaps segments in. */
+  #truncations = 0;
   /** When the log was last fsynced (flush.ms counts from it). */
   #lastFlushMs: number;
   readonly #producerState: ProducerStateManager;
@@ -157,6 +159,11 @@ export class PartitionLog {
     if (offset <= this.#highWatermark) return false;
     this.#highWatermark = offset;
     return true;
+  }
+
+  /** How many times the log was truncated (truncateTo below the LEO, truncateFullyAndStartAt). */
+  get truncationCount(): number {
+    return this.#truncations;
   }
 
   get logEndOffset(): number {
@@ -339,6 +346,7 @@ export class PartitionLog {
     this.#checkOpen();
     if (offset < 0) throw new RangeError(`cannot truncate to negative offset ${offset}`);
     if (offset >= this.#logEndOffset) return;
+    this.#truncations++;
     if (offset < this.#logStartOffset) {
       this.truncateFullyAndStartAt(offset);
       return;
@@ -361,6 +369,7 @@ export class PartitionLog {
   truncateFullyAndStartAt(offset: number): void {
     this.#checkOpen();
     if (offset < 0) throw new RangeError(`cannot start a log at negative offset ${offset}`);
+    this.#truncations++;
     for (const segment of this.#segments.values()) this.#removeSegment(segment);
     this.#addSegment(new LogSegment(this.dir, offset, this.#segmentOptions(), true, this.#time()));
     this.#logStartOffset = offset;
