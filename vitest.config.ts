@@ -5,6 +5,9 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    // No test may leave a process behind: checked per file, and for the whole run (test/support/test-children.ts).
+    globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/process-guard.ts'],
     fileParallelism: true,
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -2,6 +2,7 @@
 # The README quick start: installs what is missing, starts a local cluster (3 ZooKeeper nodes,
 # 3 brokers on 127.0.0.1:9092-9094) in ./.gregor, creates the topic `demo`, writes a few lines
 # and reads them back. Run it again and it reuses the running cluster and topic.
+# GREGOR_CLUSTER_CONFIG=cluster.yaml starts another layout (other ports; see `gregor cluster --help`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=install-deps.sh
@@ -9,10 +10,15 @@ source scripts/install-deps.sh
 gregor_install_deps
 
 gregor() { node packages/cli/dist/main.js "$@"; }
-BOOTSTRAP=127.0.0.1:9092
 
 gregor_log "starting the local cluster (gregor cluster up --detach)"
-gregor cluster up --detach
+UP="$(gregor cluster up --detach)"
+printf '%s\n' "$UP"
+# Where it runs, as `cluster up` prints it (127.0.0.1:9092,... in the default layout).
+BOOTSTRAPS="$(sed -n 's/^bootstrap servers: *//p' <<<"$UP")"
+ZOOKEEPER="$(sed -n 's/^zookeeper.connect: *//p' <<<"$UP")"
+HTTP_ADMIN="$(sed -n 's/^HTTP admin: *//p' <<<"$UP")"
+BOOTSTRAP="${BOOTSTRAPS%%,*}"
 
 gregor_log "creating topic demo (3 partitions, replication factor 3)"
 gregor topics create --topic demo --partitions 3 --replication-factor 3 --if-not-exists --bootstrap-server "$BOOTSTRAP"
@@ -41,9 +47,9 @@ if [ -x node_modules/.bin/gregor ]; then STOP="npx gregor cluster down"; else ST
 cat <<INFO
 
 The cluster keeps running in $(pwd)/.gregor (data and logs of every node):
-  bootstrap servers  127.0.0.1:9092,127.0.0.1:9093,127.0.0.1:9094
-  zookeeper.connect  127.0.0.1:2181,127.0.0.1:2182,127.0.0.1:2183
-  HTTP admin         http://127.0.0.1:8780 (8781, 8782)
+  bootstrap servers  $BOOTSTRAPS
+  zookeeper.connect  $ZOOKEEPER
+  HTTP admin         $HTTP_ADMIN
   status             node packages/cli/dist/main.js cluster status
   stop it            $STOP
 INFO

@@ -9,6 +9,8 @@
 # A second run reuses the daemon's data root and the cached root filesystem: it takes seconds.
 # On success prints "DOCKER: ready" and writes $GREGOR_DOCKER_DIR/docker.env (DOCKER_HOST=...), which the
 # chaos tests read. Any failure exits non-zero: CI treats an unavailable engine as a failure.
+# Network partitions in the Jepsen tests (test/jepsen/network.ts) are iptables rules put into a container's
+# network namespace with the host's nsenter and iptables (both here with docker.io): the images need neither.
 #
 # Environment: GREGOR_DOCKER_DIR (default /var/cache/gregor-docker), NODE_VERSION (default 20.20.2),
 #              GREGOR_DOCKER_SKIP_IMAGES=1 stops after the base images.
@@ -134,6 +136,7 @@ import_base_image() {
 }
 
 install_packages
+command -v nsenter >/dev/null && command -v iptables >/dev/null || fail "nsenter or iptables missing on the host (network faults need them)"
 start_daemon
 import_base_image gregor/base-node:bookworm ./usr/lib/jvm ./usr/share/java ./usr/share/zookeeper ./etc/java-17-openjdk ./etc/zookeeper
 import_base_image gregor/base-jre:bookworm ./opt/node ./usr/local/bin/node

@@ -36,6 +36,10 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund >&2
 fi
 npx tsc -b >&2
+# Test files (test/ and packages/*/src/**/*.test.ts) are not part of the build: type-check them on their own. A type error fails the run (the tests
+# still run, and the summary line stays last).
+typecheck=0
+npx tsc -p test/tsconfig.json --noEmit >&2 || typecheck=1
 
 report=$(mktemp -t gregor-vitest-XXXXXX.json)
 trap 'rm -f "$report"' EXIT
@@ -43,10 +47,12 @@ set +e
 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@"
 status=$?
 set -e
+if [ $typecheck != 0 ]; then echo "type errors in test files (npx tsc -p test/tsconfig.json --noEmit)" >&2; status=1; fi
 node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const failed = r.numFailedTests + (r.numFailedTests === 0 ? r.numFailedTestSuites : 0);
-  console.log(`${r.numPassedTests} passed, ${failed} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
+  const outside = Number(process.argv[2]) !== 0 && failed === 0 ? " (the run failed outside the tests: leaked processes or errors above)" : "";
+  console.log(`${r.numPassedTests} passed, ${failed} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : "") + outside);
   if (r.numTotalTests === 0) process.exit(1);
-' "$report" || status=1
+' "$report" "$status" || status=1
 exit $status

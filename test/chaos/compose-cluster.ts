@@ -8,6 +8,7 @@ import { silentLogger } from '@gregor/common';
 import { freePorts } from '@gregor/launcher';
 import { KafkaZkClient, ZkSession } from '@gregor/zookeeper';
 import type { DockerComposeEnvironment, StartedDockerComposeEnvironment } from 'testcontainers';
+import { acquireComposeLock, releaseComposeLock } from './compose-lock.js';
 import { useDockerEngine } from './docker-env.js';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -57,6 +58,19 @@ export class ComposeCluster {
    */
   static async start(project: string, consumerTopic: string): Promise<ComposeCluster> {
     useDockerEngine();
+    await acquireComposeLock();
+    try {
+      removeLeftoverProjects();
+      return await ComposeCluster.#start(project, consumerTopic);
+    } catch (err) {
+      // Whatever part of the project came up must not outlive the failed start.
+      spawnSync('docker-compose', ['-p', project, '-f', 'compose.yaml', '-f', 'test/chaos/compose.chaos.yaml', 'down', '-v', '--timeout', '0'], { cwd: REPO, stdio: 'ignore', timeout: 120_000 });
+      releaseComposeLock();
+      throw err;
+    }
+  }
+
+  static async #start(project: string, consumerTopic: string): Promise<ComposeCluster> {
     buildImages();
     const { DockerComposeEnvironment, Wait } = await import('testcontainers');
     const ports = await freePorts(11);
@@ -168,7 +182,11 @@ export class ComposeCluster {
     for (const c of this.#containers.values()) {
       if ((await c.inspect().catch(() => null))?.State.Paused) await c.unpause().catch(() => {});
     }
-    await this.#env.down({ removeVolumes: true, timeout: 0 });
+    try {
+      await this.#env.down({ removeVolumes: true, timeout: 0 });
+    } finally {
+      releaseComposeLock();
+    }
   }
 }
 
@@ -184,6 +202,42 @@ async function projectContainers(project: string, services: string[]): Promise<M
   }
   for (const s of services) if (!containers.has(s)) throw new Error(`compose started no container for ${s}`);
   return containers;
+}
+
+/**
+ * Removes what earlier test runs that were killed left behind: containers, networks and volumes of the test
+ * projects (gregorchaos<pid>, gregorjepsen<pid>) whose worker process is gone. Called holding the compose lock,
+ * so no live run's cluster can be among them; leftovers would otherwise hold CPU and memory and make the
+ * next cluster's health checks fail.
+ */
+function removeLeftoverProjects(): void {
+  const docker = (...args: string[]) => spawnSync('docker', args, { encoding: 'utf8', timeout: 120_000 });
+  const label = (kind: 'ps' | 'network' | 'volume') => {
+    const args = kind === 'ps' ? ['ps', '-a'] : [kind, 'ls'];
+    const id = kind === 'volume' ? '{{.Name}}' : '{{.ID}}';
+    const r = docker(...args, '--filter', 'label=com.docker.compose.project', '--format', `${id} {{.Label "com.docker.compose.project"}}`);
+    if (r.status !== 0) throw new Error(`docker ${args.join(' ')} failed: ${r.stderr}`);
+    return r.stdout.split('\n').filter(Boolean).map((line) => line.split(' ') as [string, string]);
+  };
+  const stale = (project: string) => {
+    const m = /^gregor(?:chaos|jepsen)(\d+)$/.exec(project);
+    if (!m) return false;
+    try {
+      process.kill(Number(m[1]), 0);
+      return false;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  };
+  const containers = label('ps').filter(([, p]) => stale(p));
+  if (containers.length > 0) {
+    // Paused containers do not die on `rm -f` until unpaused.
+    docker('unpause', ...containers.map(([id]) => id));
+    const r = docker('rm', '-f', '-v', ...containers.map(([id]) => id));
+    if (r.status !== 0) throw new Error(`removing leftover containers of ${[...new Set(containers.map(([, p]) => p))].join(', ')} failed: ${r.stderr}`);
+  }
+  for (const [id] of label('network').filter(([, p]) => stale(p))) docker('network', 'rm', id);
+  for (const [id] of label('volume').filter(([, p]) => stale(p))) docker('volume', 'rm', '-f', id);
 }
 
 /** Rebuilds gregor/broker and gregor/zookeeper from the current build (every package's dist), so the containers run this code. */

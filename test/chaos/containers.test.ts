@@ -38,7 +38,7 @@ describe('cluster in containers under faults (testcontainers + compose.yaml)', (
     } catch (err) {
       setupError = err;
     }
-  }, 240_000);
+  }, 900_000); // includes waiting for another compose cluster of this machine to go (compose-lock.ts)
 
   async function setUp(): Promise<void> {
     cluster = await ComposeCluster.start(`gregorchaos${process.pid}`, TOPIC);

@@ -197,9 +197,10 @@ describe('ZooKeeper consumer connector (3 ZooKeeper nodes, 3 brokers)', () => {
     }, 15_000, 'groups describe g2: committed = log end on every partition');
     const text = await gregor(['groups', 'describe', 'g1', ...zkArgs]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/Members: 3/);
-    expect(text.stdout).toMatch(/TOPIC\s+PARTITION\s+CURRENT-OFFSET\s+LOG-END-OFFSET\s+LAG\s+OWNER/);
-    expect(text.stdout.split('\n').filter((l) => l.startsWith(`${TOPIC} `))).toHaveLength(16);
+    expect(text.stdout).toMatch(/GROUP\s+TOPIC\s+PARTITION\s+CURRENT-OFFSET\s+LOG-END-OFFSET\s+LAG\s+CONSUMER-ID\s+HOST\s+CLIENT-ID/);
+    expect(text.stdout.split('\n').filter((l) => l.startsWith(`g1 `) && l.split(/\s+/)[1] === TOPIC)).toHaveLength(16);
+    const members = await gregor(['groups', 'describe', 'g1', '--members', ...zkArgs]);
+    expect(members.stdout.split('\n').filter((l) => l.startsWith('g1 '))).toHaveLength(3);
     expect((await gregor(['groups', 'describe', 'nope', ...zkArgs])).code).toBe(1);
 
     service.proc.kill('SIGTERM');

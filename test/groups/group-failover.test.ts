@@ -19,18 +19,19 @@ class CommittingReader {
   readonly #loop: Promise<void>;
 
   constructor(bootstrap: string, groupId: string, topic: string) {
-    this.reader = new Reader({ brokers: bootstrap, groupId, topic, sessionTimeoutMs: SESSION_MS, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 10_000, joinGroupBackoffMs: 500, ...(process.env.TEST_LOG ? { logger: createLogger(`reader-${groupId}`, { level: process.env.TEST_LOG }) } : {}) });
+    const reader = new Reader({ brokers: bootstrap, groupId, topic, sessionTimeoutMs: SESSION_MS, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 10_000, joinGroupBackoffMs: 500, ...(process.env.TEST_LOG ? { logger: createLogger(`reader-${groupId}`, { level: process.env.TEST_LOG }) } : {}) });
+    this.reader = reader;
     this.#loop = (async () => {
       while (!this.#abort.signal.aborted) {
         let m: Message;
         try {
-          m = await this.reader.fetchMessage(this.#abort.signal);
+          m = await reader.fetchMessage(this.#abort.signal);
         } catch {
           return;
         }
         this.fetched.add(m.value!.toString());
         try {
-          await this.reader.commitMessages(m);
+          await reader.commitMessages(m);
           this.committed.push(`${m.partition}:${m.offset}`);
         } catch {
           // Not committed (rebalance, coordinator moving): it may be read again, which is allowed.

@@ -72,7 +72,8 @@ describe('kcat -G consumer groups', () => {
       return new Set(rest.flatMap((m) => m.assigned!)).size === PARTITIONS;
     }, 10_000, 'rebalance after leave');
     expect(Date.now() - left).toBeLessThan(10_000);
-    await Promise.all(members.splice(0).map((m) => m.stop()));
+    // Every member closes cleanly (kcat's exit code 0 after SIGTERM: final commit and LeaveGroup done).
+    expect(await Promise.all(members.splice(0).map((m) => m.stop()))).toEqual([0, 0, 0]);
 
     // Rerun of the same group with auto.offset.reset=earliest: committed offsets win, so only the 5 new records come back.
     await produce('split', 1200, 5);

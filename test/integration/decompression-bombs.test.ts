@@ -3,6 +3,7 @@ import { silentLogger } from '@gregor/common';
 import { startAdminServer, type AdminServer } from '@gregor/admin';
 import { Admin, Consumer, KafkaClient, Producer, Reader } from '@gregor/client';
 import { ZookeeperConsumerConnector } from '@gregor/consumer';
+import { CompressionType, encodeRecordBatch } from '@gregor/protocol';
 import { CODEC_TYPE, storedBatches } from '../support/codec-topics.js';
 import { kcat } from '../support/kcat.js';
 import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
@@ -31,9 +32,22 @@ describe('a decompression bomb on a real broker, refused by every reader', () =>
     http = await startAdminServer(broker.server, { host: '127.0.0.1', port: 0, logger: silentLogger() });
     const [created] = await new Admin(client).createTopics([{ name: TOPIC, numPartitions: 1, replicationFactor: 1, configs: { 'cleanup.policy': 'compact', 'segment.bytes': '8192' } }]);
     expect(created!.errorCode).toBe(0);
-    const producer = new Producer(client, { compression: 'zstd' });
+    const producer = new Producer(client, { compression: 'zstd', retries: 0 });
     await producer.send({ topic: TOPIC, messages: ['a', 'b', 'c'].map((k, i) => ({ key: k, value: `value-${k}`, timestamp: base + i })) });
-    await producer.send({ topic: TOPIC, messages: [{ key: 'bomb', value: Buffer.alloc(BOMB_BYTES), timestamp: base + 1000 }] });
+    // A producer's bomb is refused by the leader's record validation (walking its records inflates it under a
+    // cap), so the bomb is put in the log as replication would bring it from a leader that stored it before
+    // validation existed: the readers below must still defend themselves.
+    await expect(producer.send({ topic: TOPIC, messages: [{ key: 'bomb', value: Buffer.alloc(BOMB_BYTES), timestamp: base + 1000 }] })).rejects.toMatchObject({ code: 2 });
+    const log = broker.server.logManager.getLog(TOPIC, 0)!;
+    expect(log.logEndOffset).toBe(3);
+    const bomb = encodeRecordBatch({
+      baseOffset: 3,
+      partitionLeaderEpoch: broker.server.replicaManager.getPartition(TOPIC, 0)!.leaderEpoch,
+      compression: CompressionType.zstd,
+      firstTimestamp: base + 1000,
+      records: [{ key: Buffer.from('bomb'), value: Buffer.alloc(BOMB_BYTES), headers: [], timestamp: base + 1000 }],
+    });
+    log.appendAsFollower(bomb);
     // More writes roll segments, so the bomb sits in a segment the log cleaner works on.
     const plain = new Producer(client);
     for (let i = 0; i < 30; i++) await plain.send({ topic: TOPIC, messages: [{ key: `after-${i % 5}`, value: `${i}`.repeat(1000), timestamp: base + 2000 + i }] });

@@ -49,6 +49,11 @@ export class BrokerProcess {
     return this.#process.bootstrapServer;
   }
 
+  /** The OS process id while it runs. */
+  get pid(): number | undefined {
+    return this.#process.pid;
+  }
+
   get logDir(): string {
     return this.#process.dataDir;
   }

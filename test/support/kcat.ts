@@ -1,4 +1,6 @@
-// Test support: run kcat (librdkafka 2.0.2) against a broker.
+// Test support: run kcat (librdkafka 2.0.2) against a broker. Every run's exit code is checked: a kcat that
+// exits non-zero (delivery failed, broker unreachable, bad arguments) rejects with its stderr, so no check
+// can pass on the partial output of a failed run. A test that expects a failure names the codes it allows.
 import { spawn } from 'node:child_process';
 
 export interface KcatResult {
@@ -7,7 +9,13 @@ export interface KcatResult {
   stderr: string;
 }
 
-export function kcat(args: string[], input?: Buffer | string, timeoutMs = 60_000): Promise<KcatResult> {
+export interface KcatOptions {
+  /** Exit codes that count as success. Default [0]. */
+  allowCodes?: readonly number[];
+}
+
+export function kcat(args: string[], input?: Buffer | string, timeoutMs = 60_000, options: KcatOptions = {}): Promise<KcatResult> {
+  const allowed = options.allowCodes ?? [0];
   return new Promise((resolve, reject) => {
     const child = spawn('kcat', args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -22,8 +30,12 @@ export function kcat(args: string[], input?: Buffer | string, timeoutMs = 60_000
       clearTimeout(timer);
       reject(e);
     });
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
+      if (code === null || !allowed.includes(code)) {
+        reject(new Error(`kcat ${args.join(' ')} exited with ${code ?? signal} (allowed: ${allowed.join(', ')}); stderr: ${err.slice(-2000)}`));
+        return;
+      }
       resolve({ code, stdout: Buffer.concat(out), stderr: err });
     });
     child.stdin.on('error', () => {});

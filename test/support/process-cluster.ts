@@ -11,6 +11,8 @@ export interface ProcessClusterOptions {
   brokers: number;
   zookeepers: number;
   brokerProps?: Record<string, string>;
+  /** Settings of single brokers on top of brokerProps (e.g. log.dirs on a small filesystem). */
+  perBrokerProps?: Record<number, Record<string, string>>;
 }
 
 export class ProcessCluster {
@@ -34,7 +36,7 @@ export class ProcessCluster {
     for (let id = 1; id <= opts.brokers; id++) {
       cluster.brokers.set(
         id,
-        new BrokerProcess({ brokerId: id, port: ports[id - 1]!, dir: join(dir, `broker-${id}`), zookeeperConnect: ensemble.connectString, props: opts.brokerProps }),
+        new BrokerProcess({ brokerId: id, port: ports[id - 1]!, dir: join(dir, `broker-${id}`), zookeeperConnect: ensemble.connectString, props: { ...opts.brokerProps, ...opts.perBrokerProps?.[id] } }),
       );
     }
     try {
@@ -65,14 +67,29 @@ export class ProcessCluster {
     return this.kafkaZk.getControllerId();
   }
 
+  /**
+   * Kills every broker and ZooKeeper node and removes the directory. Each step runs whatever happened
+   * before it (a broker already dead or dying, a paused process, a failed close): ZooKeeper is always
+   * killed, and the first error is thrown only after everything is down.
+   */
   async stop(): Promise<void> {
-    await this.#zk?.close().catch(() => {});
-    for (const b of this.brokers.values()) {
-      if (b.isRunning()) b.resume();
-      await b.kill().catch(() => {});
+    const errors: unknown[] = [];
+    const step = async (what: string, f: () => unknown): Promise<void> => {
+      try {
+        await f();
+      } catch (err) {
+        errors.push(new Error(`ProcessCluster.stop: ${what}: ${(err as Error).message}`, { cause: err }));
+      }
+    };
+    await step('closing the ZooKeeper client', () => this.#zk?.close());
+    for (const [id, b] of this.brokers) {
+      // resume() throws if the process died since isRunning(); the kill must still happen.
+      await step(`resuming broker ${id}`, () => b.isRunning() && b.resume());
+      await step(`killing broker ${id}`, () => b.kill());
     }
-    for (const n of this.ensemble.nodes) if (n.isRunning()) n.resume();
-    await this.ensemble.kill().catch(() => {});
-    if (!process.env.KEEP_TEST_DIRS) rmSync(this.dir, { recursive: true, force: true });
+    for (const n of this.ensemble.nodes) await step(`resuming ${n.name}`, () => n.isRunning() && n.resume());
+    await step('killing ZooKeeper', () => this.ensemble.kill());
+    if (!process.env.KEEP_TEST_DIRS) await step(`removing ${this.dir}`, () => rmSync(this.dir, { recursive: true, force: true }));
+    if (errors.length > 0) throw errors[0];
   }
 }

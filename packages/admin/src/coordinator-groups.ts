@@ -1,4 +1,4 @@
-import { CONSUMER_PROTOCOL_TYPE, decodeAssignment, retry } from '@gregor/client';
+import { CONSUMER_PROTOCOL_TYPE, decodeAssignment, offsetResetRequest, retry } from '@gregor/client';
 import { ErrorCode, errorName, KafkaProtocolError } from '@gregor/common';
 import { DescribeGroups, FindCoordinator, ListGroups, OffsetCommit, OffsetFetch, type DescribedGroup } from '@gregor/protocol';
 import type { AdminContext } from './admin-context.js';
@@ -135,20 +135,8 @@ function member(group: DescribedGroup, m: DescribedGroup['members'][number]): Co
 /** OffsetCommit outside any generation (-1, ""): the coordinator accepts it only while the group is Empty. */
 export async function commitCoordinatorOffsets(ctx: AdminContext, group: string, offsets: readonly { topic: string; partition: number; offset: number }[]): Promise<void> {
   if (offsets.length === 0) return;
-  const byTopic = new Map<string, { partition: number; offset: number }[]>();
-  for (const o of offsets) byTopic.set(o.topic, [...(byTopic.get(o.topic) ?? []), o]);
   await withCoordinator(ctx, group, async (coordinator) => {
-    const res = await brokerConnection(ctx, coordinator).send(OffsetCommit, {
-      groupId: group,
-      generationId: -1,
-      memberId: '',
-      groupInstanceId: null,
-      retentionTimeMs: -1,
-      topics: [...byTopic].map(([name, list]) => ({
-        name,
-        partitions: list.map((o) => ({ partitionIndex: o.partition, committedOffset: o.offset, committedLeaderEpoch: -1, commitTimestamp: -1, committedMetadata: '' })),
-      })),
-    });
+    const res = await brokerConnection(ctx, coordinator).send(OffsetCommit, offsetResetRequest(group, offsets));
     for (const t of res.topics) {
       for (const p of t.partitions) {
         // Members joined between the state check and the commit: not retried, the group is active.

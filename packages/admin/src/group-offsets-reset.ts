@@ -1,6 +1,6 @@
 import { ErrorCode, KafkaProtocolError } from '@gregor/common';
 import { ListOffsets } from '@gregor/protocol';
-import { consumerGroupPath, consumerIdsPath, isZkError, ZkErrorCode, type KafkaZkClient } from '@gregor/zookeeper';
+import { consumerGroupPath, consumerIdsPath, type KafkaZkClient } from '@gregor/zookeeper';
 import type { AdminContext } from './admin-context.js';
 import { brokerConnection } from './broker-connection.js';
 import { commitCoordinatorOffsets, describeCoordinatorGroup, groupNotEmpty } from './coordinator-groups.js';
@@ -27,15 +27,6 @@ export interface ResetResult {
 /** Coordinator group states in which nobody else commits (kafka-consumer-groups --reset-offsets refuses the others). */
 const INACTIVE_STATES = new Set(['Empty', 'Dead']);
 
-async function children(zk: KafkaZkClient, path: string): Promise<string[]> {
-  try {
-    return (await zk.zk.getChildren(path)).sort();
-  } catch (error) {
-    if (isZkError(error, ZkErrorCode.NO_NODE)) return [];
-    throw error;
-  }
-}
-
 /** Whether the group has a node under /consumers (a ZooKeeper-kind group). */
 export async function isZooKeeperGroup(zk: KafkaZkClient, group: string): Promise<boolean> {
   return (await zk.zk.exists(consumerGroupPath(group))) !== null;
@@ -51,9 +42,9 @@ export async function resetGroupOffsets(ctx: AdminContext, group: string, to: Re
   const resolved = kind ?? ((await isZooKeeperGroup(zk, group)) ? 'zookeeper' : 'coordinator');
   if (resolved === 'zookeeper') {
     if (!(await isZooKeeperGroup(zk, group))) throw unknownGroup(group);
-    const ids = await children(zk, consumerIdsPath(group));
+    const ids = await zk.getChildrenOrEmpty(consumerIdsPath(group));
     if (ids.length > 0) throw groupNotEmpty(group, `consumers ${ids.join(', ')} are registered under /consumers/${group}/ids`);
-    const partitions = await partitionsOf(ctx, topics ?? (await children(zk, `${consumerGroupPath(group)}/offsets`)));
+    const partitions = await partitionsOf(ctx, topics ?? (await zk.getChildrenOrEmpty(`${consumerGroupPath(group)}/offsets`)));
     const targets = await targetOffsets(ctx, partitions, to);
     const offsets: ResetOffset[] = [];
     for (const t of targets) {

@@ -1,7 +1,11 @@
-import { ConfigError, GregorError, TimeoutError } from '@gregor/common';
+import { closestName, ConfigError, GregorError, TimeoutError } from '@gregor/common';
 import { brokerCommand } from './commands/broker.js';
 import { clusterCommand } from './commands/cluster.js';
+import { configsCommand } from './commands/configs.js';
 import { consumeCommand } from './commands/consume.js';
+import { deleteRecordsCommand } from './commands/delete-records.js';
+import { electLeadersCommand } from './commands/elect-leaders.js';
+import { reassignCommand } from './commands/reassign.js';
 import { consumerServiceCommand } from './commands/consumer-service.js';
 import { groupsCommand } from './commands/groups.js';
 import { produceCommand } from './commands/produce.js';
@@ -14,10 +18,14 @@ export const mainUsage = `gregor <command> [options]     (gregor <command> --hel
 Commands:
   broker    run one broker in the foreground (--config server.properties)
   cluster   a local cluster: up [--detach] | down | status | start|stop|kill <node>
-  topics    create | list | describe | delete
-  produce   send the lines of stdin to a topic
-  consume   print the records of a topic (--group G --zookeeper ...: as a group member)
-  groups    consumer groups: list | describe G (members, owners, offsets, lag)
+  topics    create | list | describe | alter | delete (or kafka-topics' --create, --list, ...)
+  produce   send the lines of stdin to a topic (keys, headers, compression)
+  consume   print the records of a topic (--group G: as a member of a consumer group)
+  groups    consumer groups of both kinds: list | describe | delete | reset-offsets
+  configs   topic and broker configs: describe | alter (like kafka-configs)
+  reassign  move partitions between brokers: generate | execute | verify | cancel | list (Kafka's plan JSON)
+  elect-leaders   preferred or unclean leader election (like kafka-leader-election)
+  delete-records  delete records below an offset (like kafka-delete-records)
   consumer-service  a long-running group consumer with an HTTP status API (--config file)
   version   print the version`;
 
@@ -28,6 +36,10 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   produce: (argv) => produceCommand(argv),
   consume: (argv) => consumeCommand(argv),
   groups: groupsCommand,
+  configs: configsCommand,
+  reassign: reassignCommand,
+  'elect-leaders': electLeadersCommand,
+  'delete-records': deleteRecordsCommand,
   'consumer-service': consumerServiceCommand,
   version: async (argv) => {
     if (argv.includes('--help') || argv.includes('-h')) {
@@ -50,7 +62,7 @@ export async function runCli(argv: string[]): Promise<number> {
   if (name === '--version' || name === '-V') return COMMANDS['version']!([]);
   const command = COMMANDS[name];
   if (!command) {
-    console.error(`gregor: unknown command "${name}"\n\n${mainUsage}`);
+    console.error(`gregor: unknown command "${name}"${commandHint(name)}\n\n${mainUsage}`);
     return 2;
   }
   try {
@@ -68,6 +80,27 @@ export async function runCli(argv: string[]): Promise<number> {
     if (process.env['GREGOR_DEBUG'] && error instanceof Error) console.error(error.stack);
     return 1;
   }
+}
+
+/** Kafka's script names, for users who type them: kafka-topics.sh is `gregor topics`. */
+const KAFKA_SCRIPTS: Record<string, string> = {
+  'kafka-topics': 'topics',
+  'kafka-consumer-groups': 'groups',
+  'kafka-configs': 'configs',
+  'kafka-reassign-partitions': 'reassign',
+  'kafka-leader-election': 'elect-leaders',
+  'kafka-preferred-replica-election': 'elect-leaders',
+  'kafka-delete-records': 'delete-records',
+  'kafka-console-producer': 'produce',
+  'kafka-console-consumer': 'consume',
+  'kafka-server-start': 'broker',
+};
+
+function commandHint(name: string): string {
+  const script = KAFKA_SCRIPTS[name.replace(/\.sh$/, '')];
+  if (script) return ` (kafka's ${name} is \`gregor ${script}\`)`;
+  const near = closestName(name, Object.keys(COMMANDS));
+  return near ? ` (did you mean "${near}"?)` : '';
 }
 
 function describeError(error: unknown): string {

@@ -1,49 +1,18 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePorts, LocalCluster } from '@gregor/launcher';
+import { ensureBuilt, gregor as runGregor, ok as okGregor, type Run } from './gregor-process.js';
 
 // The real `gregor` CLI, compiled, against a real local cluster (1 ZooKeeper node, 2 brokers) on free ports.
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const cliMain = join(root, 'packages/cli/dist/main.js');
 const dir = mkdtempSync(join(tmpdir(), 'gregor-cli-'));
 const clusterDir = join(dir, 'cluster');
 let bootstrap = '';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function gregor(args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliMain, ...args], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`gregor ${args.join(' ')} did not finish in ${options.timeoutMs ?? 60_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, options.timeoutMs ?? 60_000);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(options.input ?? '');
-  });
-}
-
-async function ok(args: string[], options?: { input?: string; timeoutMs?: number }): Promise<Run> {
-  const run = await gregor(args, options);
-  if (run.code !== 0) throw new Error(`gregor ${args.join(' ')} exited with ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
-  return run;
-}
+// Run in `dir`, where cluster.yaml is.
+const gregor = (args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<Run> => runGregor(args, { ...options, cwd: dir });
+const ok = (args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<Run> => okGregor(args, { ...options, cwd: dir });
 
 interface StatusNode {
   name: string;
@@ -57,7 +26,7 @@ async function status(): Promise<{ controllerId: number | null; nodes: StatusNod
 }
 
 beforeAll(async () => {
-  if (!existsSync(cliMain)) execFileSync('npx', ['tsc', '-b'], { cwd: root, stdio: 'inherit', timeout: 240_000 });
+  ensureBuilt();
   const [zkClient, zkPeer, zkElection, k1, k2, h1, h2] = await freePorts(7);
   bootstrap = `127.0.0.1:${k1}`;
   writeFileSync(

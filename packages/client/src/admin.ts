@@ -1,7 +1,20 @@
 import { ErrorCode, GregorError, KafkaProtocolError, TimeoutError, errorName, sleep } from '@gregor/common';
 import { CreatePartitions, CreateTopics, DeleteTopics } from '@gregor/protocol';
-import type { KafkaClient, TopicMetadata } from './cluster.js';
-import { listOffsets, type PartitionOffset } from './offsets.js';
+import type { ClusterMetadata, KafkaClient, TopicMetadata } from './cluster.js';
+import { alterConfigs, describeConfigs, incrementalAlterConfigs, type AlterConfigsResult, type ConfigDescription, type ConfigOperation, type ConfigResource } from './admin-configs.js';
+import { deleteGroups, describeGroups, fetchOffsets, listGroups, resetOffsets, type GroupDescription, type GroupListing, type GroupOffset, type GroupResult } from './admin-groups.js';
+import {
+  alterPartitionReassignments,
+  deleteRecords,
+  electLeaders,
+  listPartitionReassignments,
+  type DeleteRecordsResult,
+  type OngoingReassignment,
+  type PartitionResult,
+  type ReassignmentTarget,
+  type TopicPartitionRef,
+} from './admin-partitions.js';
+import { listOffsets, type OffsetQuery, type PartitionOffset } from './offsets.js';
 import { retry } from './retry.js';
 
 export interface NewTopic {
@@ -141,6 +154,12 @@ export class Admin {
     return names.map((n) => results.get(n) ?? topicResult(n, ErrorCode.UNKNOWN_SERVER_ERROR, 'no result in the response'));
   }
 
+  /** The cluster as Metadata shows it: id, controller and live brokers (AdminClient.describeCluster). */
+  async describeCluster(): Promise<Pick<ClusterMetadata, 'clusterId' | 'controllerId' | 'brokers'>> {
+    const { clusterId, controllerId, brokers } = await this.#client.refreshMetadata([]);
+    return { clusterId, controllerId, brokers: [...brokers].sort((a, b) => a.nodeId - b.nodeId) };
+  }
+
   /** Names of all topics in the cluster. */
   async listTopics(): Promise<string[]> {
     const metadata = await this.#client.refreshMetadata();
@@ -156,6 +175,71 @@ export class Admin {
   /** ListOffsets: timestamp -1 = latest (log end offset), -2 = earliest, else the first offset at or after it. */
   async listOffsets(topic: string, partition: number, timestamp: number): Promise<PartitionOffset> {
     return (await listOffsets(this.#client, topic, [{ partition, timestamp }])).get(partition)!;
+  }
+
+  /** ListOffsets for several partitions of a topic (one request per leader). */
+  async listPartitionOffsets(topic: string, queries: readonly OffsetQuery[]): Promise<Map<number, PartitionOffset>> {
+    return listOffsets(this.#client, topic, queries);
+  }
+
+  /** DescribeConfigs (with synonyms) of topics and brokers; each result carries its entries or its error. */
+  describeConfigs(resources: readonly ConfigResource[]): Promise<ConfigDescription[]> {
+    return describeConfigs(this.#client, resources);
+  }
+
+  /** AlterConfigs: replaces each resource's whole set of overrides. */
+  alterConfigs(changes: readonly { resource: ConfigResource; configs: Record<string, string | null> }[], options: Pick<AdminOptions, 'validateOnly'> = {}): Promise<AlterConfigsResult[]> {
+    return alterConfigs(this.#client, changes, options.validateOnly);
+  }
+
+  /** IncrementalAlterConfigs: sets or deletes single configs, leaving the others. */
+  incrementalAlterConfigs(changes: readonly { resource: ConfigResource; ops: readonly ConfigOperation[] }[], options: Pick<AdminOptions, 'validateOnly'> = {}): Promise<AlterConfigsResult[]> {
+    return incrementalAlterConfigs(this.#client, changes, options.validateOnly);
+  }
+
+  /** ElectLeaders at the controller; `partitions` null = all. Default timeout 60000 as Kafka's. */
+  electLeaders(type: 'preferred' | 'unclean', partitions: readonly TopicPartitionRef[] | null, options: Pick<AdminOptions, 'timeoutMs'> = {}): Promise<PartitionResult[]> {
+    return electLeaders(this.#client, type, partitions, options.timeoutMs ?? 60_000);
+  }
+
+  /** AlterPartitionReassignments at the controller (replicas null cancels). */
+  alterPartitionReassignments(targets: readonly ReassignmentTarget[], options: Pick<AdminOptions, 'timeoutMs'> = {}): Promise<PartitionResult[]> {
+    return alterPartitionReassignments(this.#client, targets, options.timeoutMs ?? 60_000);
+  }
+
+  /** Reassignments in progress (of the given partitions, or all). */
+  listPartitionReassignments(partitions?: readonly TopicPartitionRef[]): Promise<OngoingReassignment[]> {
+    return listPartitionReassignments(this.#client, partitions);
+  }
+
+  /** DeleteRecords: moves each partition's log start offset up to `offset` (-1 = high watermark). */
+  deleteRecords(requests: readonly (TopicPartitionRef & { offset: number })[], options: Pick<AdminOptions, 'timeoutMs'> = {}): Promise<DeleteRecordsResult[]> {
+    return deleteRecords(this.#client, requests, options.timeoutMs ?? 30_000);
+  }
+
+  /** Coordinator groups of every broker (ListGroups), with the brokers that did not answer. */
+  listGroups(): Promise<GroupListing> {
+    return listGroups(this.#client);
+  }
+
+  /** DescribeGroups at each group's coordinator. */
+  describeGroups(groupIds: readonly string[]): Promise<GroupDescription[]> {
+    return describeGroups(this.#client, groupIds);
+  }
+
+  /** The group's committed offsets (OffsetFetch of all partitions). */
+  fetchOffsets(groupId: string): Promise<GroupOffset[]> {
+    return fetchOffsets(this.#client, groupId);
+  }
+
+  /** Commits offsets for an inactive group (the coordinator refuses while it has members). */
+  resetOffsets(groupId: string, offsets: readonly { topic: string; partition: number; offset: number }[]): Promise<void> {
+    return resetOffsets(this.#client, groupId, offsets);
+  }
+
+  /** DeleteGroups: each group's result. */
+  deleteGroups(groupIds: readonly string[]): Promise<GroupResult[]> {
+    return deleteGroups(this.#client, groupIds);
   }
 
   /** Polls metadata until every partition of the topics has a leader (new topics elect them asynchronously). */

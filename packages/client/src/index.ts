@@ -29,6 +29,9 @@ export {
 } from './fetcher.js';
 export { listOffsets, LATEST_TIMESTAMP, EARLIEST_TIMESTAMP, type OffsetQuery, type PartitionOffset } from './offsets.js';
 export { Admin, type NewTopic, type NewPartitions, type AdminOptions, type TopicResult } from './admin.js';
+export type { ConfigResource, ConfigEntry, ConfigSynonym, ConfigSourceName, ConfigDescription, ConfigOperation, AlterConfigsResult } from './admin-configs.js';
+export { offsetResetRequest, type ListedGroup, type GroupListing, type GroupDescription, type GroupMemberDescription, type GroupOffset, type GroupResult } from './admin-groups.js';
+export type { TopicPartitionRef, PartitionResult, ReassignmentTarget, OngoingReassignment, DeleteRecordsResult } from './admin-partitions.js';
 export { retry, isRetriableError, AbortError, DEFAULT_RETRY, type RetryOptions } from './retry.js';
 export { AbstractFetcherThread, type FetcherOptions, type FetcherSource, type PartitionFetchState } from './abstract-fetcher-thread.js';
 export { Reader, type ReaderConfig, type ReaderStats, type Message } from './reader.js';

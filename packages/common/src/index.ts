@@ -10,3 +10,4 @@ export {
 export { createLogger, silentLogger, type Logger } from './logger.js';
 export { sleep, withTimeout, backoffMs, deferred, type Deferred } from './async.js';
 export { topicNameProblem, validateTopicName, MAX_TOPIC_NAME_LENGTH, INTERNAL_TOPICS } from './topic-name.js';
+export { closestName } from './closest-name.js';

@@ -35,6 +35,12 @@ describe('ConsumerConfig', () => {
     expect(c.consumerId).toMatch(/^g_.+-\d{13}-[0-9a-f]{8}$/);
   });
 
+  it('takes earliest and latest for smallest and largest', () => {
+    expect(consumerConfig({ ...base, 'auto.offset.reset': 'earliest' }).autoOffsetReset).toBe('smallest');
+    expect(consumerConfig({ ...base, 'auto.offset.reset': 'latest' }).autoOffsetReset).toBe('largest');
+    expect(consumerConfig({ ...base, 'auto.offset.reset': 'smallest' }).autoOffsetReset).toBe('smallest');
+  });
+
   it('derives consumer id, rebalance backoff and dual commit like Kafka', () => {
     const c = consumerConfig({ ...base, 'consumer.id': 'c1', 'zookeeper.sync.time.ms': '500', 'offsets.storage': 'kafka' });
     expect(c.consumerId).toBe('g_c1');
@@ -47,7 +53,7 @@ describe('ConsumerConfig', () => {
     [{ 'zookeeper.connect': 'h:1' }, /"group.id" is required/],
     [{ 'group.id': 'g' }, /"zookeeper.connect" is required/],
     [{ ...base, 'zookeeper.connect': 'nohost' }, /host:port/],
-    [{ ...base, 'auto.offset.reset': 'earliest' }, /"auto.offset.reset" must be one of smallest, largest/],
+    [{ ...base, 'auto.offset.reset': 'beginning' }, /"auto.offset.reset" must be one of smallest, largest, earliest, latest/],
     [{ ...base, 'partition.assignment.strategy': 'sticky' }, /range, roundrobin/],
     [{ ...base, 'fetch.min.bytes': 'x' }, /"fetch.min.bytes" must be an integer/],
     [{ ...base, 'queued.max.message.chunks': 0 }, /between 1 and/],

@@ -118,6 +118,8 @@ class Props {
   }
 }
 
+const OFFSET_RESET_ALIASES: Record<string, AutoOffsetReset> = { smallest: 'smallest', earliest: 'smallest', largest: 'largest', latest: 'largest' };
+
 /** Kafka's generated id: `<group>_<hostname>-<nowMs>-<first 8 hex digits of a random UUID>`. */
 export function generateConsumerId(groupId: string, now = Date.now()): string {
   return `${groupId}_${hostname()}-${now}-${randomUUID().slice(0, 8)}`;
@@ -167,7 +169,8 @@ export function consumerConfig(properties: ConsumerProperties): ConsumerConfig {
     socketTimeoutMs,
     queuedMaxMessageChunks: p.int('queued.max.message.chunks', 2, 1),
     consumerTimeoutMs: p.int('consumer.timeout.ms', -1, -1),
-    autoOffsetReset: p.oneOf<AutoOffsetReset>('auto.offset.reset', 'largest', ['smallest', 'largest']),
+    // The new consumer's names (earliest, latest) mean the same here.
+    autoOffsetReset: OFFSET_RESET_ALIASES[p.oneOf('auto.offset.reset', 'largest', ['smallest', 'largest', 'earliest', 'latest'])],
     offsetsStorage,
     dualCommitEnabled: p.bool('dual.commit.enabled', offsetsStorage === 'kafka'),
     offsetsCommitMaxRetries: p.int('offsets.commit.max.retries', 5, 0),

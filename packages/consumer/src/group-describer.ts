@@ -1,5 +1,5 @@
 import { listOffsets, LATEST_TIMESTAMP, type KafkaClient } from '@gregor/client';
-import { consumerGroupPath, consumersPath, isZkError, ZkErrorCode, type ConsumerRegistration, type KafkaZkClient } from '@gregor/zookeeper';
+import { consumerGroupPath, consumersPath, type ConsumerRegistration, type KafkaZkClient } from '@gregor/zookeeper';
 
 export interface GroupMember {
   consumerId: string;
@@ -38,18 +38,9 @@ export interface GroupDescription {
   partitions: GroupPartition[];
 }
 
-async function children(zk: KafkaZkClient, path: string): Promise<string[]> {
-  try {
-    return (await zk.zk.getChildren(path)).sort();
-  } catch (error) {
-    if (isZkError(error, ZkErrorCode.NO_NODE)) return [];
-    throw error;
-  }
-}
-
 /** Every group with a node under /consumers (old consumers' groups). */
 export function listGroups(zk: KafkaZkClient): Promise<string[]> {
-  return children(zk, consumersPath);
+  return zk.getChildrenOrEmpty(consumersPath);
 }
 
 /**
@@ -60,20 +51,20 @@ export function listGroups(zk: KafkaZkClient): Promise<string[]> {
 export async function describeGroup(zk: KafkaZkClient, group: string, endOffsets?: EndOffsetsReader): Promise<GroupDescription | null> {
   const base = consumerGroupPath(group);
   if (!(await zk.zk.exists(base))) return null;
-  const ids = await children(zk, `${base}/ids`);
+  const ids = await zk.getChildrenOrEmpty(`${base}/ids`);
   const registrations = await Promise.all(ids.map((id) => zk.getConsumerRegistration(group, id)));
   const members: GroupMember[] = ids.flatMap((id, i) => {
     const r = registrations[i];
     return r ? [{ consumerId: id, pattern: r.pattern, subscription: r.subscription, timestamp: r.timestamp }] : [];
   });
-  const topics = new Set([...(await children(zk, `${base}/offsets`)), ...(await children(zk, `${base}/owners`))]);
+  const topics = new Set([...(await zk.getChildrenOrEmpty(`${base}/offsets`)), ...(await zk.getChildrenOrEmpty(`${base}/owners`))]);
   for (const m of members) if (m.pattern === 'static') for (const t of Object.keys(m.subscription)) topics.add(t);
 
   const partitions: GroupPartition[] = [];
   for (const topic of [...topics].sort()) {
     const assignment = await zk.getTopicAssignment(topic);
     const ids = new Set<number>(assignment ? [...assignment.assignment.partitions.keys()] : []);
-    for (const p of await children(zk, `${base}/offsets/${topic}`)) ids.add(Number(p));
+    for (const p of await zk.getChildrenOrEmpty(`${base}/offsets/${topic}`)) ids.add(Number(p));
     const sorted = [...ids].filter(Number.isInteger).sort((a, b) => a - b);
     let ends = new Map<number, number>();
     if (endOffsets && assignment && sorted.length > 0) {

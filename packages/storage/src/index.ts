@@ -17,3 +17,4 @@ export { LogCleaner, encodeCompactedBatch, DEFAULT_DELETE_RETENTION_MS, type Log
 export { ProducerStateManager, DEFAULT_PRODUCER_ID_EXPIRATION_MS, batchLastSequence, type ProducerAppendAnalysis } from './producer-state-manager.js';
 export { ProducerStateEntry, NUM_BATCHES_TO_RETAIN, NO_PRODUCER_ID, NO_PRODUCER_EPOCH, NO_SEQUENCE, type BatchMetadata } from './producer-state.js';
 export { encodeSnapshot, decodeSnapshot, snapshotFileName, SNAPSHOT_FILE_SUFFIX } from './producer-snapshot.js';
+export { RecordValidationError, validateProducerBatch, type RecordError, type RecordValidationConfig } from './log-validator.js';

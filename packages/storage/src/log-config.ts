@@ -27,6 +27,10 @@ export interface LogConfig {
   flushMessages?: number;
   /** `flush.ms`: fsync the log when it has unflushed messages and its last flush is this old (the log manager checks). Default never. */
   flushMs?: number;
+  /** `message.timestamp.difference.max.ms`: CreateTime records further than this from the leader's clock are refused. Default off. */
+  messageTimestampDifferenceMaxMs?: number;
+  /** `cleanup.policy` includes compact: producers' records must carry keys. Default false. */
+  compact?: boolean;
 }
 
 export const DEFAULT_LOG_CONFIG: Readonly<Required<LogConfig>> = Object.freeze({
@@ -41,6 +45,8 @@ export const DEFAULT_LOG_CONFIG: Readonly<Required<LogConfig>> = Object.freeze({
   messageTimestampType: 'CreateTime',
   flushMessages: Number.MAX_SAFE_INTEGER,
   flushMs: Number.MAX_SAFE_INTEGER,
+  messageTimestampDifferenceMaxMs: Number.MAX_SAFE_INTEGER,
+  compact: false,
 });
 
 /** Throws ConfigError naming the first invalid setting. */
@@ -54,6 +60,8 @@ export function validateLogConfig(config: LogConfig): void {
   if (tsType !== undefined && tsType !== 'CreateTime' && tsType !== 'LogAppendTime') {
     throw new ConfigError(`messageTimestampType must be CreateTime or LogAppendTime, got ${String(tsType)}`);
   }
+  const diff = config.messageTimestampDifferenceMaxMs;
+  if (diff !== undefined && !(diff >= 0)) throw new ConfigError(`messageTimestampDifferenceMaxMs must be >= 0, got ${diff}`);
   if (!(config.indexIntervalBytes >= 0)) throw new ConfigError(`indexIntervalBytes must be >= 0, got ${config.indexIntervalBytes}`);
   if (!(config.fileDeleteDelayMs >= 0)) throw new ConfigError(`fileDeleteDelayMs must be >= 0, got ${config.fileDeleteDelayMs}`);
   if (!(config.retentionMs >= -1)) throw new ConfigError(`retentionMs must be >= -1, got ${config.retentionMs}`);

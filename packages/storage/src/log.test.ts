@@ -104,6 +104,41 @@ describe('PartitionLog append and read', () => {
     expect(log.appendAsLeader(Buffer.alloc(0), 0).firstOffset).toBe(-1);
   });
 
+  it('walks every record before writing: a forged count, a keyless record on a compacted log or a stale timestamp appends nothing', () => {
+    const log = openLog({ compact: true, messageTimestampDifferenceMaxMs: 60_000 }, { time: () => 1_700_000_000_000 });
+    log.appendAsLeader(makeBatch({ records: [{ key: Buffer.from('a'), value: Buffer.from('1') }] }), 0);
+    const size = log.sizeInBytes();
+    const forged = makeBatch({ records: [{ key: Buffer.from('a'), value: Buffer.from('2') }] });
+    forged.writeInt32BE(2 ** 31 - 2, BatchOffsets.lastOffsetDelta); // 2^31-1 records claimed, 1 held
+    forged.writeInt32BE(2 ** 31 - 1, BatchOffsets.recordCount);
+    forged.writeUInt32BE(computeBatchCrc(forged), BatchOffsets.crc);
+    const keyed = makeBatch({ records: [{ key: Buffer.from('b'), value: Buffer.from('3') }] });
+    expect(codeOf(() => log.appendAsLeader(Buffer.concat([keyed, forged]), 0))).toBe(ErrorCode.INVALID_RECORD);
+    expect(codeOf(() => log.appendAsLeader(makeBatch({ records: [{ key: null, value: Buffer.from('x') }] }), 0))).toBe(ErrorCode.INVALID_RECORD);
+    expect(codeOf(() => log.appendAsLeader(makeBatch({ records: [{ key: Buffer.from('c'), value: null }], firstTimestamp: 1_600_000_000_000 }), 0))).toBe(ErrorCode.INVALID_TIMESTAMP);
+    expect(log.logEndOffset).toBe(1);
+    expect(log.sizeInBytes()).toBe(size);
+  });
+
+  it("corrects a producer's wrong max timestamp (the time index trusts it) and keeps the CRC valid", () => {
+    const log = openLog();
+    const lying = makeBatch({ records: [{ value: Buffer.from('a') }, { value: Buffer.from('b'), timestampDelta: 5 }] });
+    lying.writeBigInt64BE(BigInt(4_000_000_000_000), BatchOffsets.maxTimestamp); // far in the future
+    lying.writeUInt32BE(computeBatchCrc(lying), BatchOffsets.crc);
+    expect(log.appendAsLeader(lying, 0).maxTimestamp).toBe(1_700_000_000_005);
+    const [stored] = splitBatches(log.read(0, 1 << 20, 2, false).records); // CRC verified
+    expect(stored!.maxTimestamp).toBe(1_700_000_000_005);
+    expect(log.offsetForTimestamp(1_700_000_000_001)).toEqual({ offset: 0, timestamp: 1_700_000_000_005 });
+    expect(log.offsetForTimestamp(1_700_000_000_006)).toBeNull(); // the lie would have answered offset 0
+  });
+
+  it('refuses an append that would assign offsets beyond 2^53', () => {
+    const log = openLog();
+    log.truncateFullyAndStartAt(Number.MAX_SAFE_INTEGER - 1);
+    expect(codeOf(() => log.appendAsLeader(simpleBatch(3), 0))).toBe(ErrorCode.INVALID_RECORD);
+    expect(log.appendAsLeader(simpleBatch(2), 0).lastOffset).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
   it('reads whole batches within maxBytes, at least one with minOneBatch, never at or past maxOffset', () => {
     const log = openLog();
     const batch = simpleBatch(2, 200); // offsets 0-1, 2-3, 4-5, 6-7

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Attributes, BatchOffsets } from '@gregor/protocol';
+import { Attributes, BatchOffsets, DEFAULT_MAX_DECOMPRESSED_BYTES } from '@gregor/protocol';
 import { CorruptDataError, ErrorCode, GregorError, type Logger } from '@gregor/common';
 import { computeBatchCrc, splitBatches, type BatchHeader } from './batch-scan.js';
 import {
@@ -21,6 +21,7 @@ import { nodeIo, type SegmentIo } from './segment-io.js';
 import { CLEANED_DIR, SWAP_FILE_SUFFIX, completeSwaps } from './segment-swap.js';
 import { batchFirstOffset, NO_PRODUCER_ID } from './producer-state.js';
 import { DEFAULT_PRODUCER_ID_EXPIRATION_MS, ProducerStateManager } from './producer-state-manager.js';
+import { validateProducerBatch, type RecordValidationConfig } from './log-validator.js';
 
 const MAX_RELATIVE_OFFSET = 0x7fffffff;
 /** Batch headers handed to the producer state at once when it is rebuilt from the log. */
@@ -32,6 +33,12 @@ function stampLogAppendTime(batch: Buffer, header: BatchHeader, nowMs: number): 
   header.maxTimestamp = nowMs;
   batch.writeInt16BE(header.attributes, BatchOffsets.attributes);
   batch.writeBigInt64BE(BigInt(nowMs), BatchOffsets.maxTimestamp);
+  batch.writeUInt32BE(computeBatchCrc(batch), BatchOffsets.crc);
+}
+
+/** CreateTime: the batch's max timestamp as its records hold it; inside the CRC, so the CRC is recomputed. */
+function stampMaxTimestamp(batch: Buffer, maxTimestamp: number): void {
+  batch.writeBigInt64BE(BigInt(maxTimestamp), BatchOffsets.maxTimestamp);
   batch.writeUInt32BE(computeBatchCrc(batch), BatchOffsets.crc);
 }
 
@@ -173,6 +180,16 @@ export class PartitionLog {
     return this.#config;
   }
 
+  #recordValidationConfig(): RecordValidationConfig {
+    const c = this.#config;
+    return {
+      timestampType: c.messageTimestampType ?? 'CreateTime',
+      timestampDifferenceMaxMs: c.messageTimestampDifferenceMaxMs ?? Number.MAX_SAFE_INTEGER,
+      compacted: c.compact ?? false,
+      maxDecompressedBytes: Math.max(c.maxMessageBytes, DEFAULT_MAX_DECOMPRESSED_BYTES),
+    };
+  }
+
   updateConfig(config: LogConfig): void {
     validateLogConfig(config);
     this.#config = { ...config };
@@ -211,13 +228,24 @@ export class PartitionLog {
     if (records.length > this.#config.segmentBytes) {
       throw new GregorError(ErrorCode.RECORD_LIST_TOO_LARGE, `${records.length} bytes of batches exceed segment.bytes ${this.#config.segmentBytes}`);
     }
-    const logAppendTimeMs = this.#config.messageTimestampType === 'LogAppendTime' ? this.#time() : -1;
+    const nowMs = this.#time();
+    const validation = this.#recordValidationConfig();
+    // Every record is walked before anything is written (Kafka's LogValidator), so a header's claims
+    // (record count, max timestamp) are what the records hold.
+    const trueMaxTimestamps = batches.map((b, i) => validateProducerBatch(records, b, i, nowMs, validation).maxTimestamp);
+    const logAppendTimeMs = validation.timestampType === 'LogAppendTime' ? nowMs : -1;
     const firstOffset = this.#logEndOffset;
+    const recordTotal = batches.reduce((n, b) => n + b.recordCount, 0);
+    // Compared as a difference: firstOffset + recordTotal itself may round above 2^53.
+    if (recordTotal - 1 > Number.MAX_SAFE_INTEGER - firstOffset) {
+      throw new GregorError(ErrorCode.INVALID_RECORD, `appending ${recordTotal} records at offset ${firstOffset} would pass 2^53 - 1, the largest offset gregor keeps exactly`);
+    }
     let next = firstOffset;
     let maxTimestamp = -1;
-    const assigned = batches.map((b) => {
+    const assigned = batches.map((b, i) => {
       const a: BatchHeader = { ...b, baseOffset: next, lastOffset: next + b.lastOffsetDelta, partitionLeaderEpoch: leaderEpoch };
       if (logAppendTimeMs >= 0) a.maxTimestamp = logAppendTimeMs;
+      else if (trueMaxTimestamps[i]! !== b.maxTimestamp && trueMaxTimestamps[i]! >= 0) a.maxTimestamp = trueMaxTimestamps[i]!;
       next = a.lastOffset + 1;
       maxTimestamp = Math.max(maxTimestamp, a.maxTimestamp);
       return a;
@@ -233,6 +261,8 @@ export class PartitionLog {
       out.writeBigInt64BE(BigInt(a.baseOffset), a.position + BatchOffsets.baseOffset);
       out.writeInt32BE(leaderEpoch, a.position + BatchOffsets.partitionLeaderEpoch);
       if (logAppendTimeMs >= 0) stampLogAppendTime(out.subarray(a.position, a.position + a.size), a, logAppendTimeMs);
+      // A producer's wrong max timestamp is corrected, as Kafka's setMaxTimestamp does (the time index and retention trust it).
+      else if (a.maxTimestamp !== Number(out.readBigInt64BE(a.position + BatchOffsets.maxTimestamp))) stampMaxTimestamp(out.subarray(a.position, a.position + a.size), a.maxTimestamp);
     }
     this.#appendToActive(out, assigned);
     this.#producerState.update(updates);

@@ -321,6 +321,16 @@ export class KafkaZkClient {
     return node ? { state: decodePartitionState(topic, partition, node.data), zkVersion: node.stat.version } : null;
   }
 
+  /** A node's children, sorted; none when the node does not exist. */
+  async getChildrenOrEmpty(path: string): Promise<string[]> {
+    try {
+      return (await this.zk.getChildren(path)).sort();
+    } catch (error) {
+      if (isCode(error, ZkErrorCode.NO_NODE)) return [];
+      throw error;
+    }
+  }
+
   async getPartitionIds(topic: string): Promise<number[]> {
     try {
       return (await this.zk.getChildren(paths.topicPartitionsPath(topic))).map(Number).sort((a, b) => a - b);

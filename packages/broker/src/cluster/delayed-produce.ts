@@ -14,6 +14,10 @@ export interface ProducePartitionStatus {
   requiredOffset: number;
   /** still waiting for replication */
   acksPending: boolean;
+  /** Record validation's refused records (KIP-467), when Kafka names them. */
+  recordErrors?: { batchIndex: number; message: string | null }[];
+  /** Record validation's message for the partition (Produce v8+). */
+  errorMessage?: string | null;
 }
 
 /** acks=all: the response waits until every ISR member has the batch (HW >= requiredOffset) or the timeout. */

@@ -1,5 +1,5 @@
 import { ErrorCode, GregorError, INTERNAL_TOPICS, type Logger } from '@gregor/common';
-import type { LogConfig, LogManager, PartitionLog } from '@gregor/storage';
+import { RecordValidationError, type LogConfig, type LogManager, type PartitionLog } from '@gregor/storage';
 import { DelayedOperationPurgatory } from '../purgatory/delayed-operation.js';
 import { ReplicaFetcherManager, type LeaderEndpoint, type ReplicaFetcherConfig } from '../replication/replica-fetcher-manager.js';
 import { DelayedDeleteRecords, type DeleteRecordsPartitionStatus } from './delayed-delete-records.js';
@@ -298,7 +298,12 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
       status.logStartOffset = p.logStartOffset;
       this.fetchPurgatory.checkAndComplete(p.key);
     } catch (err) {
-      if (err instanceof GregorError) {
+      if (err instanceof RecordValidationError) {
+        status.errorCode = err.code;
+        status.recordErrors = err.recordErrors;
+        status.errorMessage = err.recordErrors.length > 0 ? (err.recordErrors[0]!.message ?? err.message) : null;
+        this.#log.info({ partition: `${e.topic}-${e.partition}`, err: err.message }, 'produce refused by record validation');
+      } else if (err instanceof GregorError) {
         status.errorCode = err.code;
         if (err.code !== ErrorCode.NOT_LEADER_FOR_PARTITION && err.code !== ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) {
           this.#log.debug({ partition: `${e.topic}-${e.partition}`, err: err.message }, 'produce rejected');

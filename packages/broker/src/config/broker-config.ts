@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '@gregor/common';
+import { closestName, ConfigError } from '@gregor/common';
 import { atLeast, between, oneOf, parseValue, type ConfigKey, type ConfigValue } from './config-def.js';
 import { parseProperties } from './properties.js';
 
@@ -64,6 +64,8 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'log.flush.interval.messages', type: 'long', default: null, doc: 'fsync a log once this many messages are unflushed, before the append is answered (topic default of flush.messages). Unset = never (Kafka: Long.MAX_VALUE); durability comes from replication.', validate: atLeast(1) as never },
   { name: 'log.flush.interval.ms', type: 'long', default: null, doc: 'fsync a log with unflushed messages once its last flush is this old (topic default of flush.ms); unset = log.flush.scheduler.interval.ms.' },
   { name: 'log.flush.scheduler.interval.ms', type: 'long', default: null, doc: 'How often logs are checked against flush.ms. Unset = never (Kafka: Long.MAX_VALUE), but gregor checks at least every second, so a topic flush.ms is honoured even then.' },
+  { name: 'log.message.timestamp.type', type: 'string', default: 'CreateTime', doc: 'CreateTime keeps producers\' timestamps; LogAppendTime stamps batches with the leader\'s clock.', validate: oneOf('CreateTime', 'LogAppendTime') as never },
+  { name: 'log.message.timestamp.difference.max.ms', type: 'long', default: Number.MAX_SAFE_INTEGER, doc: 'CreateTime records further than this from the leader\'s clock are refused with INVALID_TIMESTAMP.', validate: atLeast(0) as never },
   { name: 'log.flush.offset.checkpoint.interval.ms', type: 'int', default: 60000, doc: 'How often recovery points are written.' },
   { name: 'log.cleanup.policy', type: 'list', default: ['delete'], doc: 'delete or compact.' },
   { name: 'producer.id.expiration.ms', type: 'int', default: 86400000, doc: 'An idempotent producer\'s state in a partition is dropped after this long without a write from it (Kafka 3.x; 2.4 used transactional.id.expiration.ms).', validate: atLeast(1) as never },
@@ -164,6 +166,8 @@ export interface BrokerConfig {
   /** How often the log manager checks flush.ms: log.flush.scheduler.interval.ms, at most 1 s, at most log.flush.interval.ms. */
   logFlushCheckIntervalMs: number;
   logCleanupPolicy: string[];
+  logMessageTimestampType: 'CreateTime' | 'LogAppendTime';
+  logMessageTimestampDifferenceMaxMs: number;
   producerIdExpirationMs: number;
   producerIdExpirationCheckIntervalMs: number;
   httpHost: string;
@@ -299,6 +303,8 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     logFlushIntervalMs: flushMs,
     logFlushCheckIntervalMs: Math.max(1, Math.min(flushSchedulerMs, flushMs, 1000)),
     logCleanupPolicy: cleanup,
+    logMessageTimestampType: get('log.message.timestamp.type'),
+    logMessageTimestampDifferenceMaxMs: get('log.message.timestamp.difference.max.ms'),
     producerIdExpirationMs: get('producer.id.expiration.ms'),
     producerIdExpirationCheckIntervalMs: get('producer.id.expiration.check.interval.ms'),
     httpHost: get('http.host'),
@@ -343,36 +349,6 @@ export function propertiesFromEnv(env: NodeJS.ProcessEnv): Map<string, string> {
 
 function envToName(s: string): string {
   return s.toLowerCase().replace(/___/g, '\u0001').replace(/__/g, '\u0000').replace(/_/g, '.').replace(/\u0000/g, '_').replace(/\u0001/g, '-');
-}
-
-/** The known name nearest to `name` (edit distance at most a third of its length), or null. */
-export function closestName(name: string, known: readonly string[]): string | null {
-  let best: string | null = null;
-  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
-  for (const k of known) {
-    const d = editDistance(name, k, bestDistance);
-    if (d < bestDistance) {
-      best = k;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string, cap: number): number {
-  if (Math.abs(a.length - b.length) >= cap) return cap;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      rowMin = Math.min(rowMin, cur[j]!);
-    }
-    if (rowMin >= cap) return cap;
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 /** `--override key=value` flags (as kafka-server-start.sh takes them). */

@@ -21,6 +21,13 @@ export function parseValue(key: ConfigKey, raw: string): ConfigValue {
     case 'long': {
       if (!/^-?\d+$/.test(s)) throw new ConfigError(`Invalid value "${raw}" for configuration ${key.name}: not a number`);
       const n = Number(s);
+      if (key.type === 'long' && !Number.isSafeInteger(n)) {
+        // Java's long range is valid (Long.MAX_VALUE is Kafka's "off" for many settings); beyond 2^53 it is
+        // kept as the nearest safe integer, which no clock or size reaches.
+        const big = BigInt(s);
+        if (big > 9223372036854775807n || big < -9223372036854775808n) throw new ConfigError(`Invalid value "${raw}" for configuration ${key.name}: out of range`);
+        return big > 0n ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
+      }
       if (!Number.isSafeInteger(n) || (key.type === 'int' && (n > 2147483647 || n < -2147483648))) {
         throw new ConfigError(`Invalid value "${raw}" for configuration ${key.name}: out of range`);
       }

@@ -27,8 +27,8 @@ const TOPIC_KEYS: TopicKey[] = [
   { name: 'min.compaction.lag.ms', type: 'long', default: 0, synonym: 'log.cleaner.min.compaction.lag.ms', doc: 'Compaction lag.', supported: false },
   { name: 'max.compaction.lag.ms', type: 'long', default: LONG_MAX, synonym: 'log.cleaner.max.compaction.lag.ms', doc: 'Compaction lag.', supported: false },
   { name: 'min.cleanable.dirty.ratio', type: 'double', default: 0.5, synonym: 'log.cleaner.min.cleanable.ratio', doc: 'Compaction trigger.', supported: false },
-  { name: 'message.timestamp.type', type: 'string', default: 'CreateTime', synonym: 'log.message.timestamp.type', doc: 'CreateTime or LogAppendTime.', validate: oneOf('CreateTime', 'LogAppendTime') as never, supported: false },
-  { name: 'message.timestamp.difference.max.ms', type: 'long', default: LONG_MAX, synonym: 'log.message.timestamp.difference.max.ms', doc: 'Allowed timestamp skew.', supported: false },
+  { name: 'message.timestamp.type', type: 'string', default: 'CreateTime', synonym: 'log.message.timestamp.type', doc: 'CreateTime or LogAppendTime.', validate: oneOf('CreateTime', 'LogAppendTime') as never, supported: true },
+  { name: 'message.timestamp.difference.max.ms', type: 'long', default: LONG_MAX, synonym: 'log.message.timestamp.difference.max.ms', doc: 'Allowed timestamp skew.', validate: atLeast(0) as never, supported: true },
   { name: 'compression.type', type: 'string', default: 'producer', synonym: 'compression.type', doc: 'producer (stored as sent).', validate: oneOf('producer', 'uncompressed', 'gzip', 'snappy', 'lz4', 'zstd') as never, supported: false },
   { name: 'flush.messages', type: 'long', default: LONG_MAX, synonym: 'log.flush.interval.messages', doc: 'fsync the log once this many messages are unflushed, before the append is answered.', validate: atLeast(0) as never, supported: true },
   { name: 'flush.ms', type: 'long', default: LONG_MAX, synonym: 'log.flush.interval.ms', doc: 'fsync the log when it has unflushed messages and its last flush is this old.', validate: atLeast(0) as never, supported: true },
@@ -106,6 +106,7 @@ const FROM_BROKER: Record<string, (b: BrokerConfig) => ConfigValue> = {
   'min.insync.replicas': (b) => b.minInsyncReplicas,
   'unclean.leader.election.enable': (b) => b.uncleanLeaderElectionEnable,
   'file.delete.delay.ms': (b) => b.logSegmentDeleteDelayMs,
+  'message.timestamp.type': (b) => b.logMessageTimestampType,
 };
 
 /** The effective settings of one topic: its overrides over the broker's defaults. */
@@ -134,6 +135,10 @@ export function effectiveTopicConfig(broker: BrokerConfig, overrides: Record<str
       segmentIndexBytes: num('segment.index.bytes') ?? broker.logIndexSizeMaxBytes,
       flushMessages: num('flush.messages') ?? broker.logFlushIntervalMessages,
       flushMs: num('flush.ms') ?? broker.logFlushIntervalMs,
+      messageTimestampType: (overrides['message.timestamp.type'] as 'CreateTime' | 'LogAppendTime' | undefined) ?? broker.logMessageTimestampType,
+      // Long.MAX (Kafka's default) is beyond any clock difference: off.
+      messageTimestampDifferenceMaxMs: Math.min(num('message.timestamp.difference.max.ms') ?? broker.logMessageTimestampDifferenceMaxMs, Number.MAX_SAFE_INTEGER),
+      compact: policy.includes('compact'),
     },
     minInsyncReplicas: num('min.insync.replicas') ?? broker.minInsyncReplicas,
     uncleanLeaderElectionEnable:

@@ -46,9 +46,9 @@ export function produceHandler(s: BrokerServices): ApiHandler<ProduceRequest, Pr
             // LogAppendTime topics: the leader's clock; a retried idempotent batch: its original batch's timestamp.
             logAppendTimeMs: code === undefined && st && st.errorCode === ErrorCode.NONE ? st.logAppendTimeMs : -1,
             logStartOffset: st?.logStartOffset ?? -1,
-            // v8 (KIP-467): gregor's validation does not point at single records yet.
-            recordErrors: [],
-            errorMessage: null,
+            // v8 (KIP-467): the first refused record, as Kafka 2.4 names it; older versions get only the code.
+            recordErrors: (st?.recordErrors ?? []).map((e) => ({ batchIndex: e.batchIndex, batchIndexErrorMessage: e.message })),
+            errorMessage: st?.errorMessage ?? null,
           };
         }),
       })),

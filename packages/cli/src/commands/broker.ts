@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, createLogger, deferred } from '@gregor/common';
 import { buildBrokerConfig, KafkaServer, propertiesFromEnv, propertiesFromOverrides, readPropertiesFile } from '@gregor/broker';
 import { startAdminServer } from '@gregor/admin';
+import { parsed } from '../args.js';
 
 export const brokerUsage = `gregor broker --config server.properties [--override key=value ...]
 
@@ -10,12 +11,10 @@ KAFKA_* or KAFKA_CFG_* environment variables (KAFKA_LOG_DIRS -> log.dirs), then 
 Unknown settings are ignored with a warning.
 SIGTERM or SIGINT stops it cleanly (controlled shutdown first).`;
 
+const OPTIONS = { config: { type: 'string', short: 'c' }, override: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } as const;
+
 export async function brokerCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { config: { type: 'string', short: 'c' }, override: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
-    strict: true,
-  });
+  const { values } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true }), brokerUsage, OPTIONS);
   if (values.help) {
     console.log(brokerUsage);
     return 0;

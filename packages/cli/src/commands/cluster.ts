@@ -5,6 +5,7 @@ import { defaultClusterSpec, LocalCluster, readClusterFile, type ClusterSpec, ty
 import { parseArgs } from 'node:util';
 import { intOption, parsed } from '../args.js';
 import { gregorCommand } from '../gregor-command.js';
+import { Progress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
 
 export const clusterUsage = `gregor cluster <up|down|status|start|stop|kill|pause|resume> [node] [options]
@@ -22,7 +23,9 @@ processes) and gregor brokers, each a separate process with its data and log in 
 Options:
   --dir DIR            cluster folder (default ./.gregor)
   --config FILE        cluster file (YAML or .json): brokers (id, host, port, httpPort,
-                       properties), zookeeper (nodes, ports, tickTime), properties for all
+                       properties), zookeeper (nodes, ports, tickTime), properties for all;
+                       without it (and without --brokers/--zookeepers) up reads the file named by
+                       GREGOR_CLUSTER_CONFIG when that is set (other ports for scripts/demo.sh)
   --brokers N          brokers in the default layout (default 3: 127.0.0.1:9092.., HTTP 8780..)
   --zookeepers N       ZooKeeper nodes in the default layout (default 3: client ports 2181..)
   --detach, -d         up: return once the cluster serves, leaving it running
@@ -46,7 +49,7 @@ const OPTIONS = {
 const NODE_ACTIONS = new Set(['start', 'stop', 'kill', 'pause', 'resume']);
 
 export async function clusterCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), clusterUsage);
+  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), clusterUsage, OPTIONS);
   if (values.help) {
     console.log(clusterUsage);
     return 0;
@@ -56,7 +59,13 @@ export async function clusterCommand(argv: string[]): Promise<number> {
   if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, clusterUsage);
   const dir = resolve(values.dir ?? '.gregor');
   const readyTimeoutMs = intOption(values['timeout-ms'], 'timeout-ms', clusterUsage, 90_000, 1000);
-  const info = (message: string): void => console.error(`gregor cluster: ${message}`);
+  // On a terminal, `up` keeps a status line (the step it waits on, and for how long) under its messages.
+  const progress = new Progress();
+  let step = '';
+  const info = (message: string): void => {
+    step = message;
+    progress.log(`gregor cluster: ${message}`);
+  };
 
   if (NODE_ACTIONS.has(action)) {
     if (!nodeName) throw new UsageError(`cluster ${action} needs a node name (e.g. broker-2, zk-1)`, clusterUsage);
@@ -95,7 +104,9 @@ export async function clusterCommand(argv: string[]): Promise<number> {
     case 'up': {
       const spec = resolveSpec(dir, values);
       const cluster = new LocalCluster({ dir, spec, gregorCommand: gregorCommand(), detached: true, readyTimeoutMs });
-      return values.detach ? upDetached(cluster, info) : upForeground(cluster, info);
+      progress.start(() => `gregor cluster up: ${step || 'starting'} (${progress.elapsed})`);
+      const stopProgress = (): void => progress.done();
+      return values.detach ? upDetached(cluster, info, stopProgress).finally(stopProgress) : upForeground(cluster, info, stopProgress).finally(stopProgress);
     }
     case 'down': {
       if (!LocalCluster.exists(dir)) {
@@ -128,7 +139,9 @@ function openCluster(dir: string, readyTimeoutMs: number): LocalCluster {
 }
 
 /** The layout: a cluster file, else --brokers/--zookeepers, else what the folder holds, else the default. */
-function resolveSpec(dir: string, values: { config?: string; brokers?: string; zookeepers?: string }): ClusterSpec {
+function resolveSpec(dir: string, flags: { config?: string; brokers?: string; zookeepers?: string }): ClusterSpec {
+  const fromEnv = process.env['GREGOR_CLUSTER_CONFIG'];
+  const values = flags.config === undefined && flags.brokers === undefined && flags.zookeepers === undefined && fromEnv ? { ...flags, config: fromEnv } : flags;
   const saved = LocalCluster.savedSpec(dir);
   const explicit = values.config !== undefined || values.brokers !== undefined || values.zookeepers !== undefined;
   if (values.config !== undefined && (values.brokers !== undefined || values.zookeepers !== undefined)) {
@@ -148,17 +161,18 @@ function resolveSpec(dir: string, values: { config?: string; brokers?: string; z
   return spec;
 }
 
-async function upDetached(cluster: LocalCluster, info: (m: string) => void): Promise<number> {
-  const started = await cluster.up({ onProgress: info }).catch((error: unknown) => {
+async function upDetached(cluster: LocalCluster, info: (m: string) => void, started: () => void): Promise<number> {
+  const nodes = await cluster.up({ onProgress: info }).catch((error: unknown) => {
     info('cluster is partly up; `gregor cluster status` shows what runs, `gregor cluster down` stops it');
     throw error;
   });
-  info(started.length === 0 ? 'everything was already running' : `started ${started.join(', ')}`);
+  info(nodes.length === 0 ? 'everything was already running' : `started ${nodes.join(', ')}`);
+  started();
   printWhere(cluster);
   return 0;
 }
 
-async function upForeground(cluster: LocalCluster, info: (m: string) => void): Promise<number> {
+async function upForeground(cluster: LocalCluster, info: (m: string) => void, started: () => void): Promise<number> {
   let stopping: Promise<void> | undefined;
   const stopAll = (): Promise<void> => {
     stopping ??= (async () => {
@@ -188,6 +202,7 @@ async function upForeground(cluster: LocalCluster, info: (m: string) => void): P
     throw error;
   }
   if (stopping) return done;
+  started();
   printWhere(cluster);
   info('running in the foreground; Ctrl-C stops the cluster');
   // Report nodes that die while we watch.
@@ -210,6 +225,8 @@ async function upForeground(cluster: LocalCluster, info: (m: string) => void): P
 function printWhere(cluster: LocalCluster): void {
   console.log(`bootstrap servers: ${cluster.bootstrapServers}`);
   console.log(`zookeeper.connect: ${cluster.zookeeperConnect}`);
+  const http = cluster.brokers.filter((b) => b.httpPort >= 0).map((b) => `http://${b.host}:${b.httpPort}`);
+  if (http.length > 0) console.log(`HTTP admin:        ${http.join(' ')}`);
   console.log(`folder:            ${cluster.dir}`);
 }
 

@@ -1,39 +1,50 @@
 import { AbortError, Consumer, type ConsumedRecord, type KafkaClient, type StartOffset } from '@gregor/client';
 import { parseArgs } from 'node:util';
 import { intOption, parsed, requireOption, unescapeSeparator } from '../args.js';
-import { cliClient } from '../client-factory.js';
+import { cliClient, DEFAULT_BOOTSTRAP } from '../client-factory.js';
 import { consumerProperties } from '../consumer-properties.js';
 import { UsageError } from '../usage-error.js';
 import { consumeWithGroup } from './consume-group.js';
+import { consumeWithReader } from './consume-reader.js';
 
 export const consumeUsage = `gregor consume --topic T [options]
+gregor consume --group G (--topic T | --whitelist RE) [options]
 gregor consume --group G --zookeeper HOST:PORT[,...] (--topic T | --whitelist RE | --blacklist RE) [options]
 
 Prints the records of a topic (like kafka-console-consumer): the values one per line, or JSON
 lines. Without --max it follows new records until Ctrl-C.
 
-With --group (or --zookeeper) it is Kafka's old console consumer: a member of the consumer group
-on the ZooKeeper consumer connector, sharing the partitions with the group's other members and
-committing offsets to ZooKeeper.
+With --group it is a member of a consumer group through the group coordinator (JoinGroup/SyncGroup,
+offsets in __consumer_offsets; kafka-console-consumer --group): it shares the partitions with the
+group's other members (kcat -G, kafkajs, Java consumers), starts where the group committed, and
+commits what it printed (every auto.commit.interval.ms, and at the end).
+With --group and --zookeeper it is Kafka's old console consumer on the ZooKeeper consumer connector,
+offsets in ZooKeeper.
 
 Options:
-  --topic, -t T                  topic (required)
+  --topic, -t T                  topic (required unless --whitelist/--blacklist)
   --bootstrap-server HOST:PORT   a broker to start from (default 127.0.0.1:9092)
-  --partition N                  only partition N (default: every partition)
-  --offset N|earliest|latest     where to start (default latest; a number needs --partition)
-  --from-beginning               same as --offset earliest
+  --partition N                  only partition N (default: every partition; not with --group)
+  --offset N|earliest|latest     where to start (default latest; a number needs --partition;
+                                 smallest and largest are accepted too)
+  --from-beginning               same as --offset earliest; with --group: auto.offset.reset=earliest
   --max N                        exit after N records
   --timeout-ms MS                exit after MS without a new record
   --print-key                    print KEY<SEP>VALUE
   --key-separator SEP            separator for --print-key (default a tab)
   --format text|json             json: {topic, partition, offset, timestamp, key, value, headers} per line
-  --group, -g G                  consume as a member of group G (needs --zookeeper)
-  --zookeeper HOST:PORT[,...]    ZooKeeper of the cluster (group mode)
-  --streams N                    streams (consumer threads) of this member (group mode, default 1)
-  --whitelist RE, --blacklist RE topics by regex instead of --topic (group mode)
-  --consumer-property K=V        a consumer setting, Kafka's names (repeatable, group mode)
+  --group, -g G                  consume as a member of group G
+  --zookeeper HOST:PORT[,...]    with --group: the ZooKeeper consumer connector instead of the coordinator
+  --streams N                    streams (consumer threads) of this member (--zookeeper, default 1)
+  --whitelist RE                 topics by regex instead of --topic (group mode; with the coordinator the
+                                 topics existing at start)
+  --blacklist RE                 every topic but these (--zookeeper)
+  --consumer-property K=V        a consumer setting, Kafka's names (repeatable, group mode); coordinator:
+                                 auto.offset.reset (earliest|latest|smallest|largest), client.id,
+                                 session.timeout.ms, heartbeat.interval.ms, auto.commit.interval.ms,
+                                 enable.auto.commit, partition.assignment.strategy, fetch settings
   --consumer.config FILE         consumer settings file (group mode)
-                                 (group mode: --from-beginning = auto.offset.reset=smallest,
+                                 (--zookeeper: --from-beginning = auto.offset.reset=smallest,
                                   --timeout-ms = consumer.timeout.ms)
   --help, -h`;
 
@@ -93,7 +104,7 @@ export function formatRecord(r: ConsumedRecord, format: 'text' | 'json', printKe
 }
 
 export async function consumeCommand(argv: string[], output: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), consumeUsage);
+  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), consumeUsage, OPTIONS);
   if (values.help) {
     console.log(consumeUsage);
     return 0;
@@ -101,9 +112,30 @@ export async function consumeCommand(argv: string[], output: NodeJS.WritableStre
   if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`, consumeUsage);
   const format0 = values.format ?? 'text';
   if (format0 !== 'text' && format0 !== 'json') throw new UsageError(`--format must be text or json, got "${format0}"`, consumeUsage);
-  if (values.group !== undefined || values.zookeeper !== undefined) {
+  if (values.group !== undefined && values.zookeeper === undefined) {
+    if (values.partition !== undefined || values.offset !== undefined) throw new UsageError('--partition and --offset do not apply to a group: the group assigns partitions and keeps offsets', consumeUsage);
+    for (const zkOnly of ['streams', 'blacklist'] as const) {
+      if (values[zkOnly] !== undefined) throw new UsageError(`--${zkOnly} applies to the ZooKeeper connector (--zookeeper)`, consumeUsage);
+    }
+    const printKey = values['print-key'] ?? false;
+    const sep = values['key-separator'] === undefined ? '\t' : unescapeSeparator(values['key-separator']);
+    return consumeWithReader({
+      bootstrap: values['bootstrap-server'] ?? DEFAULT_BOOTSTRAP,
+      group: values.group,
+      topic: values.topic,
+      whitelist: values.whitelist,
+      properties: consumerProperties(values['consumer.config'], values['consumer-property'], consumeUsage),
+      fromBeginning: values['from-beginning'] ?? false,
+      max: values.max === undefined ? Number.POSITIVE_INFINITY : intOption(values.max, 'max', consumeUsage, 0, 1),
+      idleMs: values['timeout-ms'] === undefined ? undefined : intOption(values['timeout-ms'], 'timeout-ms', consumeUsage, 0, 1),
+      format: (r) => formatRecord(r, format0, printKey, sep),
+      output,
+      usage: consumeUsage,
+    });
+  }
+  if (values.zookeeper !== undefined) {
     const group = requireOption(values.group, 'group', consumeUsage);
-    const zookeeper = requireOption(values.zookeeper, 'zookeeper', consumeUsage);
+    const zookeeper = values.zookeeper;
     if (values.partition !== undefined || values.offset !== undefined) throw new UsageError('--partition and --offset do not apply to a group: the group assigns partitions and keeps offsets', consumeUsage);
     const properties: Record<string, string> = { ...consumerProperties(values['consumer.config'], values['consumer-property'], consumeUsage), 'group.id': group, 'zookeeper.connect': zookeeper };
     if (values['from-beginning']) properties['auto.offset.reset'] = 'smallest';
@@ -123,13 +155,14 @@ export async function consumeCommand(argv: string[], output: NodeJS.WritableStre
     });
   }
   for (const groupOnly of ['streams', 'whitelist', 'blacklist', 'consumer-property', 'consumer.config'] as const) {
-    if (values[groupOnly] !== undefined) throw new UsageError(`--${groupOnly} needs --group and --zookeeper`, consumeUsage);
+    if (values[groupOnly] !== undefined) throw new UsageError(`--${groupOnly} needs --group`, consumeUsage);
   }
   const topic = requireOption(values.topic, 'topic', consumeUsage);
   const partition = values.partition === undefined ? undefined : intOption(values.partition, 'partition', consumeUsage, 0, 0);
   if (values['from-beginning'] && values.offset !== undefined) throw new UsageError('--from-beginning and --offset exclude each other', consumeUsage);
   let from: StartOffset = values['from-beginning'] ? 'earliest' : 'latest';
-  if (values.offset === 'earliest' || values.offset === 'latest') from = values.offset;
+  if (values.offset === 'earliest' || values.offset === 'smallest') from = 'earliest';
+  else if (values.offset === 'latest' || values.offset === 'largest') from = 'latest';
   else if (values.offset !== undefined) {
     from = intOption(values.offset, 'offset', consumeUsage, 0, 0);
     if (partition === undefined) throw new UsageError('--offset N needs --partition', consumeUsage);

@@ -28,7 +28,7 @@ const OPTIONS = {
 } as const;
 
 export async function consumerServiceCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), consumerServiceUsage);
+  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), consumerServiceUsage, OPTIONS);
   if (values.help) {
     console.log(consumerServiceUsage);
     return 0;

@@ -1,18 +1,21 @@
 import { Admin, type TopicMetadata } from '@gregor/client';
 import { ErrorCode, errorName, KafkaProtocolError } from '@gregor/common';
 import { parseArgs } from 'node:util';
-import { intOption, keyValues, parsed, requireOption } from '../args.js';
+import { actionOf, intOption, keyValues, parsed, requireOption } from '../args.js';
 import { cliClient } from '../client-factory.js';
 import { UsageError } from '../usage-error.js';
 
-export const topicsUsage = `gregor topics <create|list|describe|delete> [options]
+export const topicsUsage = `gregor topics <create|list|describe|alter|delete> [options]
+gregor topics --create|--list|--describe|--alter|--delete [options]     (kafka-topics.sh's flags)
 
-Topic administration over the Kafka protocol (CreateTopics, DeleteTopics, Metadata).
+Topic administration over the Kafka protocol (CreateTopics, CreatePartitions, DeleteTopics, Metadata).
 
   create    --topic T [--partitions N] [--replication-factor N] [--config k=v ...] [--if-not-exists]
+            or --replica-assignment 1:2,2:3 (partitions by comma, replicas by colon)
             waits until every partition has a leader
   list      topic names, one per line
   describe  [--topic T] partitions with leader, replicas and ISR
+  alter     --topic T --partitions N   adds partitions up to N (configs: \`gregor configs --alter\`)
   delete    --topic T [--if-exists]
 
 Options:
@@ -26,28 +29,40 @@ const OPTIONS = {
   partitions: { type: 'string', short: 'p' },
   'replication-factor': { type: 'string', short: 'r' },
   config: { type: 'string', multiple: true },
+  'replica-assignment': { type: 'string' },
   'if-not-exists': { type: 'boolean' },
   'if-exists': { type: 'boolean' },
   'timeout-ms': { type: 'string' },
+  create: { type: 'boolean' },
+  list: { type: 'boolean' },
+  describe: { type: 'boolean' },
+  alter: { type: 'boolean' },
+  delete: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+const ACTIONS = ['create', 'list', 'describe', 'alter', 'delete'] as const;
+
 export async function topicsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), topicsUsage);
+  const { values, positionals } = parsed(() => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }), topicsUsage, OPTIONS);
   if (values.help) {
     console.log(topicsUsage);
     return 0;
   }
-  const [action, ...extra] = positionals;
-  if (!action) throw new UsageError('missing action', topicsUsage);
+  const { action, rest: extra } = actionOf(positionals, values, ACTIONS, topicsUsage);
   if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`, topicsUsage);
-  if (!['create', 'list', 'describe', 'delete'].includes(action)) throw new UsageError(`unknown action "${action}"`, topicsUsage);
   const timeoutMs = intOption(values['timeout-ms'], 'timeout-ms', topicsUsage, 30_000, 1);
   // Validate every option before touching the network.
   const partitions = intOption(values.partitions, 'partitions', topicsUsage, -1, 1);
   const replicationFactor = intOption(values['replication-factor'], 'replication-factor', topicsUsage, -1, 1, 32767);
   const configs = keyValues(values.config, 'config', topicsUsage);
-  if ((action === 'create' || action === 'delete') && !values.topic) throw new UsageError(`topics ${action} needs --topic`, topicsUsage);
+  const assignment = values['replica-assignment'] === undefined ? undefined : parseReplicaAssignment(values['replica-assignment']);
+  if (assignment && (partitions !== -1 || replicationFactor !== -1)) throw new UsageError('--replica-assignment excludes --partitions and --replication-factor', topicsUsage);
+  if (action !== 'list' && action !== 'describe' && !values.topic) throw new UsageError(`topics ${action} needs --topic`, topicsUsage);
+  if (action === 'alter') {
+    if (values.config !== undefined) throw new UsageError('topic configs are altered with `gregor configs --alter --entity-type topics --entity-name T --add-config k=v`', topicsUsage);
+    if (partitions === -1) throw new UsageError('topics alter needs --partitions (the new total)', topicsUsage);
+  }
 
   const client = cliClient(values['bootstrap-server']);
   const admin = new Admin(client);
@@ -55,7 +70,7 @@ export async function topicsCommand(argv: string[]): Promise<number> {
     switch (action) {
       case 'create': {
         const topic = requireOption(values.topic, 'topic', topicsUsage);
-        const [result] = await admin.createTopics([{ name: topic, numPartitions: partitions, replicationFactor, configs }], { timeoutMs });
+        const [result] = await admin.createTopics([{ name: topic, numPartitions: partitions, replicationFactor, configs, ...(assignment ? { replicaAssignment: assignment } : {}) }], { timeoutMs });
         if (result!.errorCode === ErrorCode.TOPIC_ALREADY_EXISTS && values['if-not-exists']) return 0;
         if (result!.error) throw result!.error;
         await admin.waitForLeaders([topic], timeoutMs);
@@ -73,6 +88,14 @@ export async function topicsCommand(argv: string[]): Promise<number> {
         }
         return 0;
       }
+      case 'alter': {
+        const topic = requireOption(values.topic, 'topic', topicsUsage);
+        const [result] = await admin.createPartitions([{ topic, count: partitions }], { timeoutMs });
+        if (result!.error) throw result!.error;
+        await admin.waitForLeaders([topic], timeoutMs);
+        console.log(`Topic ${topic} now has ${partitions} partitions.`);
+        return 0;
+      }
       default: {
         const topic = requireOption(values.topic, 'topic', topicsUsage);
         const [result] = await admin.deleteTopics([topic], { timeoutMs });
@@ -85,6 +108,19 @@ export async function topicsCommand(argv: string[]): Promise<number> {
   } finally {
     await client.close();
   }
+}
+
+/** kafka-topics.sh --replica-assignment: "1:2,2:3" = partition 0 on brokers 1,2, partition 1 on 2,3. */
+export function parseReplicaAssignment(text: string): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  text.split(',').forEach((part, partition) => {
+    const ids = part.split(':').map((s) => s.trim());
+    if (ids.some((id) => !/^\d+$/.test(id))) throw new UsageError(`--replica-assignment: partition ${partition} has "${part}"; broker ids are integers`, topicsUsage);
+    const replicas = ids.map(Number);
+    if (new Set(replicas).size !== replicas.length) throw new UsageError(`--replica-assignment: partition ${partition} names a broker twice ("${part}")`, topicsUsage);
+    out.set(partition, replicas);
+  });
+  return out;
 }
 
 /** kafka-topics.sh --describe layout: a topic line, then one tab-indented line per partition. */

@@ -14,3 +14,4 @@ export { compressionCodec, compressionName, DEFAULT_MAX_DECOMPRESSED_BYTES, type
 export { encodeRecordBatch, type RecordBatchInput } from './encode-record-batch.js';
 export { decodeRecordBatch, decodeRecordSet, decodeRecordSetPrefix, type DecodedRecordBatch, type DecodeRecordBatchOptions } from './decode-record-batch.js';
 export type { RecordInput, RecordHeader, DecodedRecord } from './record.js';
+export { walkRecords, RecordWalkError, type WalkedRecord } from './record-walk.js';

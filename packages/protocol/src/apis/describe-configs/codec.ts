@@ -88,7 +88,7 @@ export function describeConfigsCodec(v: number): ApiVersionCodec<DescribeConfigs
         const configs = r.array((r) => readEntry(r, resourceType), 6);
         r.tags();
         return { errorCode, errorMessage, resourceType, resourceName, configs };
-      }, 9);
+      }, 7); // flexible: error code, null message, type, "" (the broker default), no configs, tags
       r.tags();
       return { throttleTimeMs, results };
     },

@@ -182,4 +182,11 @@ describe('DescribeConfigs v4 (flexible), laid out as Kafka 2.8 DescribeConfigsRe
     expect(bytes.toString('hex')).toBe(expected);
     expect(decodeBody(v4, 'Response', bytes).value).toEqual(res);
   });
+
+  it('v4 reads the smallest result: the cluster-wide broker default ("") with no dynamic configs', () => {
+    const res: DescribeConfigsResponse = { throttleTimeMs: 0, results: [{ errorCode: 0, errorMessage: null, resourceType: 4, resourceName: '', configs: [] }] };
+    const bytes = encodeBody(v4, 'Response', res);
+    expect(bytes.toString('hex')).toBe('00000000' + '02' + '0000' + '00' + '04' + '01' + '01' + '00' + '00');
+    expect(decodeBody(v4, 'Response', bytes).value).toEqual(res);
+  });
 });
