@@ -40,7 +40,7 @@ describe('log compaction (cleanup.policy=compact)', () => {
     await new Promise((r) => setTimeout(r, 200)); // HW catches up (acks=all of a single replica)
     const sizeBefore = log.sizeInBytes();
     expect(log.segmentBaseOffsets().length).toBeGreaterThan(5);
-    broker.server.logCleaner.cleanAll();
+    await broker.server.logCleaner.cleanAll();
     expect(log.sizeInBytes()).toBeLessThan(sizeBefore / 4);
     const activeBase = log.segmentBaseOffsets().at(-1)!;
 

@@ -203,7 +203,7 @@ describe('compression codecs (gzip, snappy, lz4, zstd) end to end', () => {
     expect(new Set(before.map((b) => b.segment)).size).toBeGreaterThan(5);
     expect(recordsWithCodec(before, codec)).toBeGreaterThan(lines.length - 10);
 
-    broker.server.logCleaner.cleanAll();
+    await broker.server.logCleaner.cleanAll();
     const activeBase = log.segmentBaseOffsets().at(-1)!;
     const after = storedBatches(broker.logDir, topic);
     const cleaned = after.filter((b) => b.segment < activeBase);

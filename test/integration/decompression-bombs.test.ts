@@ -126,7 +126,7 @@ describe('a decompression bomb on a real broker, refused by every reader', () =>
     await waitFor(() => log.highWatermark === log.logEndOffset, 10_000, 'high watermark');
     expect(log.segmentBaseOffsets().length).toBeGreaterThan(2);
     const before = storedBatches(broker.logDir, TOPIC);
-    expect(() => broker.server.logCleaner.cleanAll()).not.toThrow();
+    await expect(broker.server.logCleaner.cleanAll()).resolves.toBeUndefined();
     expect(() => broker.server.logCleaner.clean(log)).toThrow(expect.objectContaining({ code: 2, message: expect.stringMatching(LIMIT) }));
     expect(storedBatches(broker.logDir, TOPIC)).toEqual(before);
   });

@@ -140,12 +140,15 @@ export class KafkaServer {
         maxMessageBytes: cfg.messageMaxBytes,
         fileDeleteDelayMs: cfg.logSegmentDeleteDelayMs,
         segmentIndexBytes: cfg.logIndexSizeMaxBytes,
+        flushMessages: cfg.logFlushIntervalMessages,
+        flushMs: cfg.logFlushIntervalMs,
       },
       logger: this.log.child({ component: 'log' }),
       brokerId: cfg.brokerId,
       clusterId: this.clusterId,
       retentionCheckIntervalMs: cfg.logRetentionCheckIntervalMs,
       flushCheckpointIntervalMs: cfg.logFlushOffsetCheckpointIntervalMs,
+      flushCheckIntervalMs: cfg.logFlushCheckIntervalMs,
       producerIdExpirationMs: cfg.producerIdExpirationMs,
       producerIdExpirationCheckIntervalMs: cfg.producerIdExpirationCheckIntervalMs,
       logDirFailureChannel: logDirFailures,
@@ -442,6 +445,8 @@ export class KafkaServer {
     await this.controller?.shutdown();
     // Let a periodic checkpoint still writing finish before the final ones.
     await this.logManager?.checkpointHighWatermarksAsync().catch(() => {});
+    // Leader-epoch checkpoints are written in the background; the clean-shutdown marker needs them on disk.
+    await this.logManager?.awaitLeaderEpochCheckpoints();
     try {
       this.#checkpointHighWatermarks();
       this.logManager?.shutdown();

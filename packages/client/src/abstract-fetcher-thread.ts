@@ -15,6 +15,8 @@ export interface FetcherOptions {
   name: string;
   source: FetcherSource;
   clientId: string;
+  /** Opens the connection to the source; default a Connection over TCP (unit tests pass an in-memory source). */
+  connect?: (source: FetcherSource) => Connection;
   /** -1 for consumers, the broker id for followers. */
   replicaId: number;
   maxWaitMs: number;
@@ -134,7 +136,7 @@ export abstract class AbstractFetcherThread {
 
   async #connect(): Promise<Connection> {
     if (this.#connection && !this.#connection.isClosed) return this.#connection;
-    const c = new Connection({
+    const c = this.opts.connect?.(this.opts.source) ?? new Connection({
       host: this.opts.source.host,
       port: this.opts.source.port,
       clientId: this.opts.clientId,

@@ -1,5 +1,5 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CorruptDataError } from '@gregor/common';
 
@@ -31,12 +31,13 @@ export function writeCheckpointFile(path: string, lines: readonly string[]): voi
  */
 const pendingWrites = new Map<string, Promise<void>>();
 
-export function writeCheckpointFileAsync(path: string, lines: readonly string[]): Promise<void> {
+export function writeCheckpointFileAsync(path: string, lines: readonly string[], stillWanted: () => boolean = () => true): Promise<void> {
   const text = `${CHECKPOINT_VERSION}\n${lines.length}\n${lines.map((l) => `${l}\n`).join('')}`;
   const previous = pendingWrites.get(path) ?? Promise.resolve();
   const next = previous
     .catch(() => {})
     .then(async () => {
+      if (!stillWanted()) return; // e.g. the log was closed or deleted meanwhile: its dir may be another log's now
       const tmp = `${path}.async.tmp`; // never the sync writer's temp file
       const fh = await open(tmp, 'w');
       try {
@@ -44,6 +45,10 @@ export function writeCheckpointFileAsync(path: string, lines: readonly string[])
         await fh.sync();
       } finally {
         await fh.close();
+      }
+      if (!stillWanted()) {
+        await unlink(tmp).catch(() => {});
+        return;
       }
       await rename(tmp, path);
       const dir = await open(dirname(path), 'r');

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { LeaderEpochCache } from './leader-epoch-cache.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeCheckpointFile } from './checkpoint-file.js';
+import { LeaderEpochCache, type CheckpointWriter } from './leader-epoch-cache.js';
 import { tempDir } from './test-batches.js';
 
 let dir: { path: string; cleanup(): void };
@@ -65,5 +66,55 @@ describe('LeaderEpochCache', () => {
     expect(cache.entries()[0]).toEqual({ epoch: 2, startOffset: 17 });
     cache.clear();
     expect(new LeaderEpochCache(dir.path, () => leo).entries()).toEqual([]);
+  });
+});
+
+/** A background writer whose writes the test completes (really writing the file) when it chooses. */
+function deferredWriter() {
+  const pending: { lines: readonly string[]; stillWanted: () => boolean; done: () => Promise<void> }[] = [];
+  const write: CheckpointWriter = (path, lines, stillWanted) =>
+    new Promise<void>((resolve) => {
+      pending.push({
+        lines,
+        stillWanted,
+        done: async () => {
+          if (stillWanted()) writeCheckpointFile(path, lines);
+          resolve();
+          await new Promise((r) => setImmediate(r));
+        },
+      });
+    });
+  return { write, pending };
+}
+
+describe('LeaderEpochCache with background writes', () => {
+  it('assign returns before the write; one write at a time, the latest state next; firstUndurableOffset tracks the file', async () => {
+    const w = deferredWriter();
+    const cache = new LeaderEpochCache(dir.path, () => leo, w.write);
+    cache.assign(1, 0);
+    cache.assign(2, 10);
+    cache.assign(3, 20);
+    expect(w.pending.map((p) => p.lines)).toEqual([['1 0']]);
+    expect([cache.firstUndurableOffset, cache.isDurable]).toEqual([0, false]);
+    const idle = cache.whenIdle();
+    let isIdle = false;
+    void idle.then(() => (isIdle = true));
+    await w.pending.shift()!.done();
+    // The first write landed (epoch 1); epochs 2 and 3 go in the next one, together.
+    expect(w.pending.map((p) => p.lines)).toEqual([['1 0', '2 10', '3 20']]);
+    expect([cache.firstUndurableOffset, isIdle]).toEqual([10, false]);
+    await w.pending.shift()!.done();
+    expect([cache.firstUndurableOffset, cache.isDurable, isIdle]).toEqual([Infinity, true, true]);
+    expect(new LeaderEpochCache(dir.path, () => leo).entries()).toEqual(cache.entries());
+  });
+
+  it('a write still in flight when the cache closes is dropped (the dir may belong to a new log by then)', async () => {
+    const w = deferredWriter();
+    const cache = new LeaderEpochCache(dir.path, () => leo, w.write);
+    cache.assign(4, 0);
+    expect(cache.flushSyncIfIdle()).toBe(false);
+    cache.close();
+    await w.pending.shift()!.done();
+    expect(existsSync(cache.path)).toBe(false);
   });
 });

@@ -11,19 +11,36 @@ export interface EpochEntry {
   startOffset: number;
 }
 
+/** Writes a checkpoint file off the event loop, unless `stillWanted` turns false first (tests pass one they complete by hand). */
+export type CheckpointWriter = (path: string, lines: readonly string[], stillWanted: () => boolean) => Promise<void>;
+
 /**
  * KIP-101 leader epoch → start offset history of one partition, persisted in `leader-epoch-checkpoint`
  * (`<epoch> <startOffset>` lines). Epochs and start offsets both strictly increase; every change is
  * written through so a follower can answer OffsetsForLeaderEpoch after a restart.
+ *
+ * The writes (an fsync each) run off the event loop, one at a time per partition, the last state winning: a
+ * leadership change of hundreds of partitions must not stall the broker. Until a write lands, the epochs it carries
+ * are only in the log's batches: `firstUndurableOffset` tells the log not to move its recovery point past them, so a
+ * crash recovers them by rescanning those batches.
  */
 export class LeaderEpochCache {
   readonly path: string;
   #entries: EpochEntry[] = [];
   #logEndOffset: () => number;
+  readonly #write: CheckpointWriter | null;
+  /** The entries the file is known to hold. */
+  #durable: EpochEntry[] = [];
+  #writing = false;
+  #dirtyAgain = false;
+  #idleWaiters: (() => void)[] = [];
+  #closed = false;
 
-  constructor(partitionDir: string, logEndOffset: () => number) {
+  /** `write`: the background writer (LogManager's logs use writeCheckpointFileAsync); null writes through on the event loop. */
+  constructor(partitionDir: string, logEndOffset: () => number, write: CheckpointWriter | null = null) {
     this.path = join(partitionDir, LEADER_EPOCH_CHECKPOINT_FILE);
     this.#logEndOffset = logEndOffset;
+    this.#write = write;
     for (const line of readCheckpointFile(this.path) ?? []) {
       const [epoch, startOffset, extra] = line.split(' ').map(Number);
       if (extra !== undefined || !Number.isInteger(epoch) || !Number.isSafeInteger(startOffset)) {
@@ -31,6 +48,35 @@ export class LeaderEpochCache {
       }
       this.#entries.push({ epoch: epoch!, startOffset: startOffset! });
     }
+    this.#durable = this.entries();
+  }
+
+  /** The smallest start offset of an entry the file does not hold yet (Infinity if it holds them all). */
+  get firstUndurableOffset(): number {
+    let first = Infinity;
+    for (const e of this.#entries) {
+      if (!this.#durable.some((d) => d.epoch === e.epoch && d.startOffset === e.startOffset)) first = Math.min(first, e.startOffset);
+    }
+    return first;
+  }
+
+  /** True when the file holds exactly the current entries and no write is in flight. */
+  get isDurable(): boolean {
+    return !this.#writing && sameEntries(this.#entries, this.#durable);
+  }
+
+  /**
+   * Writes the file now, on the event loop (clean shutdown), unless a background write is in flight (it could land
+   * after this one with older entries). Returns whether the file now holds the current entries.
+   */
+  flushSyncIfIdle(): boolean {
+    if (this.#writing) return false;
+    if (!sameEntries(this.#entries, this.#durable)) {
+      const snapshot = this.entries();
+      writeCheckpointFile(this.path, snapshot.map((e) => `${e.epoch} ${e.startOffset}`));
+      this.#durable = snapshot;
+    }
+    return true;
   }
 
   entries(): EpochEntry[] {
@@ -93,10 +139,49 @@ export class LeaderEpochCache {
     this.#flush();
   }
 
-  #flush(): void {
-    writeCheckpointFile(
-      this.path,
-      this.#entries.map((e) => `${e.epoch} ${e.startOffset}`),
-    );
+  /** The log closed (or is being deleted): a background write not yet renamed into place is dropped. */
+  close(): void {
+    this.#closed = true;
   }
+
+  /** Resolves once no write is in flight and the file holds the current entries (or the last write failed). */
+  whenIdle(): Promise<void> {
+    if (!this.#writing) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  #flush(): void {
+    if (!this.#write) {
+      const snapshot = this.entries();
+      writeCheckpointFile(this.path, snapshot.map((e) => `${e.epoch} ${e.startOffset}`));
+      this.#durable = snapshot;
+      return;
+    }
+    if (this.#writing) {
+      this.#dirtyAgain = true; // written when the one in flight returns
+      return;
+    }
+    this.#writing = true;
+    const snapshot = this.entries();
+    this.#write(this.path, snapshot.map((e) => `${e.epoch} ${e.startOffset}`), () => !this.#closed).then(
+      () => {
+        this.#durable = snapshot;
+      },
+      () => {
+        // Left undurable: the log's recovery point stays below these epochs, and the next change writes again.
+      },
+    ).finally(() => {
+      this.#writing = false;
+      if (this.#dirtyAgain && !this.#closed) {
+        this.#dirtyAgain = false;
+        this.#flush();
+      } else {
+        for (const wake of this.#idleWaiters.splice(0)) wake();
+      }
+    });
+  }
+}
+
+function sameEntries(a: readonly EpochEntry[], b: readonly EpochEntry[]): boolean {
+  return a.length === b.length && a.every((e, i) => e.epoch === b[i]!.epoch && e.startOffset === b[i]!.startOffset);
 }

@@ -30,7 +30,7 @@ function put(log: PartitionLog, key: string, value: string | null, timestamp = D
     records: [{ key: Buffer.from(key), value: value === null ? null : Buffer.from(value), headers: [], timestamp }],
   });
   log.appendAsLeader(batch, 0);
-  log.highWatermark = log.logEndOffset;
+  log.updateHighWatermark(log.logEndOffset);
 }
 
 function readAll(log: PartitionLog): { offset: number; key: string; value: string | null }[] {
@@ -119,7 +119,7 @@ describe('LogCleaner', () => {
         records: keys.map((k) => ({ key: Buffer.from(k), value: Buffer.from(`${producerId}:${k}`), headers: [], timestamp: t })),
       });
       log.appendAsLeader(batch, 0);
-      log.highWatermark = log.logEndOffset;
+      log.updateHighWatermark(log.logEndOffset);
       return batch;
     };
     // Producer 7 writes early and stops (its last batch's keys are overwritten later); producer 8 and plain writes go on.
@@ -200,10 +200,58 @@ describe('LogCleaner', () => {
     for (let i = 0; i < 100; i++) put(log, `k${i % 10}`, `v${i}`);
     const bomb = encodeRecordBatch({ baseOffset: 0, compression: CompressionType.zstd, firstTimestamp: 1, records: [{ key: Buffer.from('k0'), value: Buffer.alloc(8 << 20), headers: [], timestamp: 1 }] });
     log.appendAsLeader(bomb, 0);
-    log.highWatermark = log.logEndOffset;
+    log.updateHighWatermark(log.logEndOffset);
     for (let i = 0; i < 300; i++) put(log, `k${i % 10}`, `v${i}`);
     const before = readAll(log);
     expect(() => cleaner(86_400_000, 1 << 20).clean(log)).toThrow(expect.objectContaining({ code: 2, message: expect.stringContaining('1048576-byte decompression limit') }));
+    expect(readAll(log)).toEqual(before);
+  });
+});
+
+describe('LogCleaner off the event loop', () => {
+  it('cleanAsync gives the event loop a turn after every chunk read, and ends as clean() does', async () => {
+    const log = openLog();
+    for (let i = 0; i < 400; i++) put(log, `k${i % 10}`, `v${i}`);
+    // Below the active segment, only the latest record of each key (up to the HW, here the LEO) stays.
+    const end = log.segmentBaseOffsets().at(-1)!;
+    const latest = new Map(readAll(log).map((r) => [r.key, r.offset]));
+    const expected = readAll(log).filter((r) => r.offset >= end || latest.get(r.key) === r.offset);
+    let turns = 0;
+    let done = false;
+    const tick = () => {
+      turns++;
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const result = await cleaner().cleanAsync(log);
+    done = true;
+    expect(result!.segments).toBeGreaterThan(3);
+    // Two passes (latest offsets, then the rewrite), one chunk per segment each.
+    expect(turns).toBeGreaterThanOrEqual(2 * result!.segments);
+    expect(readAll(log)).toEqual(expected);
+  });
+
+  it('a truncation while it yields: nothing is swapped in, the next pass cleans', async () => {
+    const log = openLog();
+    for (let i = 0; i < 400; i++) put(log, `k${i % 10}`, `v${i}`);
+    const c = cleaner();
+    const bases = log.segmentBaseOffsets();
+    const cleaning = c.cleanAsync(log);
+    await new Promise((r) => setImmediate(r));
+    log.truncateTo(log.logEndOffset - 1); // a follower's truncation (KIP-101), in the active segment
+    expect(await cleaning).toBeNull();
+    expect(log.segmentBaseOffsets()).toEqual(bases);
+    expect((await c.cleanAsync(log))!.recordsAfter).toBeLessThan(400);
+  });
+
+  it('shutdown stops a pass at its next yield and leaves the log as it was', async () => {
+    const log = openLog();
+    for (let i = 0; i < 400; i++) put(log, `k${i % 10}`, `v${i}`);
+    const before = readAll(log);
+    const c = cleaner();
+    const cleaning = c.cleanAll();
+    c.shutdown();
+    await cleaning;
     expect(readAll(log)).toEqual(before);
   });
 });

@@ -15,7 +15,8 @@ import type { PartitionLog } from './log.js';
 export const DEFAULT_DELETE_RETENTION_MS = 86_400_000;
 /** Records per rewritten batch. */
 const RECORDS_PER_BATCH = 500;
-const READ_CHUNK_BYTES = 4 * 1024 * 1024;
+// Small enough that decoding one chunk keeps the event loop busy for well under 50 ms (it yields after each).
+const READ_CHUNK_BYTES = 512 * 1024;
 
 export interface LogCleanerOptions {
   /** The logs to consider (the log manager's). */
@@ -134,6 +135,7 @@ export class LogCleaner {
   readonly #time: () => number;
   #timer: NodeJS.Timeout | undefined;
   #running = false;
+  #stopped = false;
 
   constructor(options: LogCleanerOptions) {
     this.#opts = options;
@@ -141,23 +143,26 @@ export class LogCleaner {
   }
 
   startup(): void {
-    this.#timer = setInterval(() => this.cleanAll(), this.#opts.intervalMs);
+    this.#timer = setInterval(() => void this.cleanAll(), this.#opts.intervalMs);
     this.#timer.unref();
   }
 
+  /** Stops the timer; a pass in progress stops at its next yield, leaving the log as it was. */
   shutdown(): void {
     clearInterval(this.#timer);
+    this.#stopped = true;
   }
 
-  /** One pass over every compacted log. */
-  cleanAll(): void {
+  /** One pass over every compacted log, yielding to the event loop between chunks (it must not stall the broker). */
+  async cleanAll(): Promise<void> {
     if (this.#running) return;
     this.#running = true;
     try {
       for (const log of this.#opts.logs()) {
+        if (this.#stopped) return;
         if (!this.#opts.isCompacted(log.topic)) continue;
         try {
-          this.clean(log);
+          await this.cleanAsync(log);
         } catch (err) {
           this.#opts.logger.error({ err, topic: log.topic, partition: log.partition }, 'log cleaning failed');
         }
@@ -167,7 +172,8 @@ export class LogCleaner {
     }
   }
 
-  #readRange(log: PartitionLog, from: number, to: number, onRecord: (offset: number, r: DecodedRecord, batch: DecodedRecordBatch) => void): number {
+  /** Reads [from, to) chunk by chunk (READ_CHUNK_BYTES), handing each record to `onRecord`; yields after each chunk. */
+  *#readRange(log: PartitionLog, from: number, to: number, onRecord: (offset: number, r: DecodedRecord, batch: DecodedRecordBatch) => void): Generator<void, number> {
     const maxDecompressedBytes = this.#opts.maxDecompressedBytes?.(log.topic) ?? DEFAULT_MAX_DECOMPRESSED_BYTES;
     let position = from;
     let bytes = 0;
@@ -179,14 +185,42 @@ export class LogCleaner {
         if ((batch.attributes & Attributes.control) === 0) for (const r of batch.records) if (r.offset >= from && r.offset < to) onRecord(r.offset, r, batch);
         position = batch.baseOffset + batch.lastOffsetDelta + 1;
       }
+      yield;
     }
     return bytes;
   }
 
-  /** Cleans one log now; null when there was nothing to clean. */
+  /** Cleans one log now, in one go (tests, tools); null when there was nothing to clean. */
   clean(log: PartitionLog): CleanResult | null {
+    const steps = this.#cleanSteps(log);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * Cleans one log, giving the event loop a turn after every chunk read, so requests and ZooKeeper heartbeats are
+   * served meanwhile. Appends go on meanwhile (to the active segment, never cleaned); if the log was truncated or
+   * lost a cleanable segment meanwhile, nothing is swapped in and the next pass starts over.
+   */
+  async cleanAsync(log: PartitionLog): Promise<CleanResult | null> {
+    const steps = this.#cleanSteps(log);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.#stopped) {
+        steps.return(null);
+        return null;
+      }
+    }
+  }
+
+  *#cleanSteps(log: PartitionLog): Generator<void, CleanResult | null> {
     const bases = log.segmentBaseOffsets();
     const hw = log.highWatermark;
+    const truncations = log.truncationCount;
     let k = 0;
     while (k + 1 < bases.length && bases[k + 1]! <= hw) k++;
     if (k === 0) return null;
@@ -196,7 +230,7 @@ export class LogCleaner {
     // The latest offset of every key up to the high watermark.
     const latest = new Map<string, number>();
     const keyOf = (r: DecodedRecord) => (r.key === null ? null : r.key.toString('base64'));
-    this.#readRange(log, start, hw, (offset, r) => {
+    yield* this.#readRange(log, start, hw, (offset, r) => {
       const key = keyOf(r);
       if (key !== null) latest.set(key, offset);
     });
@@ -206,7 +240,7 @@ export class LogCleaner {
     let recordsAfter = 0;
     let recordsBefore = 0;
     let maxTimestamp = -1;
-    const bytesBefore = this.#readRange(log, start, end, (offset, record, batch) => {
+    const bytesBefore = yield* this.#readRange(log, start, end, (offset, record, batch) => {
       const compression = batch.compression as CompressionCodec;
       recordsBefore++;
       maxTimestamp = Math.max(maxTimestamp, record.timestamp);
@@ -224,6 +258,12 @@ export class LogCleaner {
       else units.push({ kind: 'record', kept: { offset, record, compression } });
     });
     if (recordsAfter === recordsBefore) return null;
+    // What was read must still be the log: no truncation, the cleaned segments and the one after them still there.
+    const now2 = log.segmentBaseOffsets();
+    if (log.truncationCount !== truncations || !cleanable.every((b, i) => now2[i] === b) || now2[k] !== end) {
+      this.#opts.logger.info({ topic: log.topic, partition: log.partition }, 'log changed while being cleaned; the next pass starts over');
+      return null;
+    }
     const records = Buffer.concat(layOutCompactedBatches(units, bases[0]!, end, maxTimestamp));
     log.replaceSegments(cleanable, records);
     const result = { segments: cleanable.length, recordsBefore, recordsAfter, bytesBefore, bytesAfter: records.length };

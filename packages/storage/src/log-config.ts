@@ -20,6 +20,13 @@ export interface LogConfig {
   segmentIndexBytes?: number;
   /** `message.timestamp.type`: LogAppendTime makes the leader stamp each batch with its clock. Default CreateTime. */
   messageTimestampType?: 'CreateTime' | 'LogAppendTime';
+  /**
+   * `flush.messages`: fsync the log once this many messages were appended since the last flush, before the append
+   * returns (so before acks=1 is answered). Default never: durability comes from replication.
+   */
+  flushMessages?: number;
+  /** `flush.ms`: fsync the log when it has unflushed messages and its last flush is this old (the log manager checks). Default never. */
+  flushMs?: number;
   /** `message.timestamp.difference.max.ms`: CreateTime records further than this from the leader's clock are refused. Default off. */
   messageTimestampDifferenceMaxMs?: number;
   /** `cleanup.policy` includes compact: producers' records must carry keys. Default false. */
@@ -36,6 +43,8 @@ export const DEFAULT_LOG_CONFIG: Readonly<Required<LogConfig>> = Object.freeze({
   fileDeleteDelayMs: 60000,
   segmentIndexBytes: 10485760,
   messageTimestampType: 'CreateTime',
+  flushMessages: Number.MAX_SAFE_INTEGER,
+  flushMs: Number.MAX_SAFE_INTEGER,
   messageTimestampDifferenceMaxMs: Number.MAX_SAFE_INTEGER,
   compact: false,
 });
@@ -57,6 +66,10 @@ export function validateLogConfig(config: LogConfig): void {
   if (!(config.fileDeleteDelayMs >= 0)) throw new ConfigError(`fileDeleteDelayMs must be >= 0, got ${config.fileDeleteDelayMs}`);
   if (!(config.retentionMs >= -1)) throw new ConfigError(`retentionMs must be >= -1, got ${config.retentionMs}`);
   if (!(config.retentionBytes >= -1)) throw new ConfigError(`retentionBytes must be >= -1, got ${config.retentionBytes}`);
+  for (const key of ['flushMessages', 'flushMs'] as const) {
+    const v = config[key];
+    if (v !== undefined && !(v >= 0)) throw new ConfigError(`${key} must be >= 0, got ${v}`);
+  }
   if (config.segmentIndexBytes !== undefined && !(config.segmentIndexBytes >= 12)) {
     throw new ConfigError(`segmentIndexBytes must be >= 12, got ${config.segmentIndexBytes}`);
   }

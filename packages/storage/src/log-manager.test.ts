@@ -41,7 +41,7 @@ function manager(overrides: Partial<LogManagerOptions> = {}): LogManager {
 }
 
 describe('LogManager', () => {
-  it('spreads logs over log.dirs, checkpoints on shutdown and reloads them', () => {
+  it('spreads logs over log.dirs, checkpoints on shutdown and reloads them', async () => {
     const m = manager();
     m.startup();
     for (const d of dirs) expect(readMetaProperties(d)).toEqual({ brokerId: 1, clusterId: 'c1' });
@@ -51,8 +51,9 @@ describe('LogManager', () => {
     expect(new Set([a.dir, b.dir].map((d) => d.split('/').at(-2))).size).toBe(2);
     for (let i = 0; i < 10; i++) a.appendAsLeader(simpleBatch(2, 100), 3);
     b.appendAsLeader(simpleBatch(1), 3);
-    a.highWatermark = 15;
-    b.highWatermark = 1;
+    a.updateHighWatermark(15);
+    b.updateHighWatermark(1);
+    await m.awaitLeaderEpochCheckpoints(); // as KafkaServer does before shutting down
     m.shutdown();
     const aDir = a.dir.split('/').slice(0, -1).join('/');
     expect(existsSync(join(aDir, CLEAN_SHUTDOWN_FILE))).toBe(true);
@@ -70,6 +71,23 @@ describe('LogManager', () => {
     expect(a2.appendAsLeader(simpleBatch(1), 3).firstOffset).toBe(20);
   });
 
+  it('a shutdown with a leader-epoch-checkpoint write in flight leaves that dir unclean; the next start recovers the epochs', () => {
+    const m = manager({ logDirs: [dirs[0]!], leaderEpochCheckpointWriter: () => new Promise(() => {}) });
+    m.startup();
+    const log = m.getOrCreateLog('epochs', 0);
+    log.appendAsLeader(simpleBatch(2), 4);
+    log.appendAsLeader(simpleBatch(3), 6);
+    m.shutdown();
+    expect(existsSync(join(dirs[0]!, CLEAN_SHUTDOWN_FILE))).toBe(false);
+    expect(readFileSync(join(dirs[0]!, RECOVERY_POINT_CHECKPOINT_FILE), 'utf8')).toBe('0\n1\nepochs 0 0\n');
+    const again = manager({ logDirs: [dirs[0]!] });
+    again.startup();
+    expect(again.getLog('epochs', 0)!.leaderEpochCache.entries()).toEqual([
+      { epoch: 4, startOffset: 0 },
+      { epoch: 6, startOffset: 2 },
+    ]);
+  });
+
   it('lists logs by dir and checkpoints log start offsets asynchronously', async () => {
     const m = manager();
     m.startup();
@@ -79,7 +97,7 @@ describe('LogManager', () => {
     expect([...byDir.keys()]).toEqual(dirs);
     expect([...byDir.values()].map((logs) => logs.length)).toEqual([1, 1]);
     for (let i = 0; i < 3; i++) a.appendAsLeader(simpleBatch(1), 0);
-    a.highWatermark = 3;
+    a.updateHighWatermark(3);
     a.maybeIncrementLogStartOffset(2);
     await m.checkpointLogStartOffsetsAsync();
     const aDir = a.dir.split('/').slice(0, -1).join('/');
@@ -98,13 +116,15 @@ describe('LogManager', () => {
     expect(adopt.clusterId).toBe('c1');
   });
 
-  it('deletes logs by renaming them to -delete, and finishes interrupted deletions at startup', () => {
+  it('deletes logs by renaming them to -delete (removed off the event loop), and finishes interrupted deletions at startup', async () => {
     const m = manager({ logDirs: [dirs[0]!] });
     m.startup();
     const log = m.getOrCreateLog('gone', 0);
     log.appendAsLeader(simpleBatch(1), 0);
-    m.deleteLog('gone', 0);
+    const removal = m.deleteLog('gone', 0);
     expect(m.getLog('gone', 0)).toBeUndefined();
+    expect(readdirSync(dirs[0]!).filter((n) => n.startsWith('gone-0'))).toEqual([expect.stringMatching(/^gone-0\.[0-9a-f]{32}-delete$/)]);
+    await removal;
     expect(readdirSync(dirs[0]!).filter((n) => !n.startsWith('.') && !n.includes('checkpoint') && n !== 'meta.properties')).toEqual([]);
     m.shutdown();
     mkdirSync(join(dirs[0]!, 'stale-0.0123abcd-delete'));
@@ -135,7 +155,7 @@ describe('LogManager', () => {
     m.startup();
     const log = m.getOrCreateLog('t', 0, { retentionBytes: 0 });
     for (let i = 0; i < 6; i++) log.appendAsLeader(simpleBatch(2, 100), 0);
-    log.highWatermark = log.logEndOffset;
+    log.updateHighWatermark(log.logEndOffset);
     const hwFile = join(log.dir, '..', HIGH_WATERMARK_CHECKPOINT_FILE);
     // Timers every 20 ms; on a loaded machine a round can take longer, so wait for the outcome.
     await vi.waitFor(() => {

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { ConfigError, ErrorCode, GregorError, type Logger } from '@gregor/common';
-import { fsyncDir, OffsetCheckpointFile, type TopicPartitionOffset } from './checkpoint-file.js';
+import { fsyncDir, OffsetCheckpointFile, writeCheckpointFileAsync, type TopicPartitionOffset } from './checkpoint-file.js';
+import type { CheckpointWriter } from './leader-epoch-cache.js';
 import { DELETE_DIR_SUFFIX, parseTopicPartitionDir, partitionDirName } from './file-names.js';
 import { PartitionLog } from './log.js';
 import { validateLogConfig, type LogConfig } from './log-config.js';
@@ -35,6 +37,10 @@ export interface LogManagerOptions {
   producerIdExpirationCheckIntervalMs?: number;
   /** KIP-112: a storage failure in a log dir is reported here (the dir goes offline, the broker carries on). */
   logDirFailureChannel?: LogDirFailureChannel;
+  /** How often logs are checked against their flush.ms (Kafka's log.flush.scheduler.interval.ms); default never. */
+  flushCheckIntervalMs?: number;
+  /** Writes each log's leader-epoch-checkpoint off the event loop; default writeCheckpointFileAsync; null = on it. */
+  leaderEpochCheckpointWriter?: CheckpointWriter | null;
 }
 
 interface HostedLog {
@@ -92,6 +98,26 @@ export class LogManager {
     checkpoints.unref();
     producerExpiry.unref();
     this.#timers.push(retention, checkpoints, producerExpiry);
+    const flushEvery = this.#options.flushCheckIntervalMs;
+    if (flushEvery !== undefined && flushEvery < 2 ** 31) {
+      const flusher = setInterval(() => this.flushDirtyLogs(), Math.max(1, flushEvery));
+      flusher.unref();
+      this.#timers.push(flusher);
+    }
+  }
+
+  /** flush.ms: fsyncs each log whose last flush is older than its flush.ms (Kafka's flushDirtyLogs task). */
+  flushDirtyLogs(): number {
+    const now = (this.#options.time ?? Date.now)();
+    let flushed = 0;
+    for (const log of this.allLogs()) {
+      try {
+        if (log.flushIfDue(now)) flushed++;
+      } catch (err) {
+        this.#logger.error({ err, topic: log.topic, partition: log.partition }, 'scheduled flush failed');
+      }
+    }
+    return flushed;
   }
 
   getLog(topic: string, partition: number): PartitionLog | undefined {
@@ -126,20 +152,34 @@ export class LogManager {
     return log;
   }
 
-  /** Closes the log, renames its dir to `<dir>.<uuid>-delete` (so a crash mid-way finishes the job at startup), removes it. */
-  deleteLog(topic: string, partition: number): void {
+  /**
+   * Closes the log and renames its dir to `<dir>.<uuid>-delete` at once (so the partition can be created again, and a
+   * crash mid-way finishes the job at startup); the directory fsync, the removal of the files and the checkpoints run
+   * off the event loop (deleting a topic of many large segments must not stall requests and ZooKeeper heartbeats).
+   * The promise settles when all of it is done; failures are logged.
+   */
+  deleteLog(topic: string, partition: number): Promise<void> {
     const hosted = this.#logs.get(key(topic, partition));
-    if (!hosted) return;
+    if (!hosted) return Promise.resolve();
     this.#logs.delete(key(topic, partition));
     hosted.log.close();
     const doomed = `${hosted.log.dir}.${randomUUID().replaceAll('-', '')}${DELETE_DIR_SUFFIX}`;
     renameSync(hosted.log.dir, doomed);
-    fsyncDir(hosted.logDir);
-    rmSync(doomed, { recursive: true, force: true });
-    this.#checkpointDir(hosted.logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint);
-    this.#checkpointDir(hosted.logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark);
-    this.#checkpointDir(hosted.logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset);
     this.#logger.info({ topic, partition }, 'deleted log');
+    return (async () => {
+      const dir = await open(hosted.logDir, 'r');
+      try {
+        await dir.sync();
+      } finally {
+        await dir.close();
+      }
+      await rm(doomed, { recursive: true, force: true });
+      await Promise.all([
+        this.#checkpointDirAsync(hosted.logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint),
+        this.#checkpointDirAsync(hosted.logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark),
+        this.#checkpointDirAsync(hosted.logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset),
+      ]);
+    })().catch((err: unknown) => this.#logger.error({ err, topic, partition, dir: doomed }, 'removing a deleted log failed; it is finished at the next startup'));
   }
 
   /** The partition's log was in a log dir that failed (KIP-112): it is not served until the broker restarts. */
@@ -211,7 +251,15 @@ export class LogManager {
     return out;
   }
 
-  /** Stops the tasks, flushes and closes every log, writes the checkpoints and the clean-shutdown marker. */
+  /** Waits for the leader-epoch-checkpoint writes in flight, so that `shutdown` can mark every dir clean. */
+  async awaitLeaderEpochCheckpoints(): Promise<void> {
+    await Promise.all(this.allLogs().map((log) => log.leaderEpochCache.whenIdle()));
+  }
+
+  /**
+   * Stops the tasks, flushes and closes every log, writes the checkpoints and the clean-shutdown marker (not in a dir
+   * with a leader-epoch-checkpoint write still in flight: call awaitLeaderEpochCheckpoints first).
+   */
   shutdown(): void {
     if (this.#state !== 'running') return;
     this.#state = 'stopped';
@@ -220,6 +268,13 @@ export class LogManager {
     const failedDirs = new Set<string>();
     for (const { log, logDir } of this.#logs.values()) {
       try {
+        // The leader epochs go first, so that the flush can move the recovery point to the LEO.
+        if (!log.leaderEpochCache.flushSyncIfIdle()) {
+          // A background write is still in flight: without the clean-shutdown marker, the next start rescans the
+          // log from its recovery point, which stayed below the epochs that write carries.
+          failedDirs.add(logDir);
+          this.#logger.info({ topic: log.topic, partition: log.partition }, 'leader-epoch-checkpoint write in flight at shutdown; the next start recovers this dir');
+        }
         log.flush();
       } catch (err) {
         failedDirs.add(logDir);
@@ -242,8 +297,9 @@ export class LogManager {
     if (this.#state !== 'running') throw new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, `log manager is ${this.#state === 'new' ? 'not started' : 'shut down'}`);
   }
 
-  #logExtras(): { io?: SegmentIo; time?: () => number; producerIdExpirationMs?: number } {
+  #logExtras(): { io?: SegmentIo; time?: () => number; producerIdExpirationMs?: number; leaderEpochCheckpointWriter: CheckpointWriter | null } {
     return {
+      leaderEpochCheckpointWriter: this.#options.leaderEpochCheckpointWriter === undefined ? writeCheckpointFileAsync : this.#options.leaderEpochCheckpointWriter,
       ...(this.#io ? { io: this.#io } : {}),
       ...(this.#options.time ? { time: this.#options.time } : {}),
       ...(this.#options.producerIdExpirationMs !== undefined ? { producerIdExpirationMs: this.#options.producerIdExpirationMs } : {}),
@@ -300,7 +356,7 @@ export class LogManager {
         ...this.#logExtras(),
       });
       const hw = highWatermarks.get(k)?.offset;
-      if (hw !== undefined) log.highWatermark = Math.min(Math.max(hw, log.logStartOffset), log.logEndOffset);
+      if (hw !== undefined) log.updateHighWatermark(hw);
       this.#logs.set(k, { log, logDir });
       loaded++;
     }

@@ -136,7 +136,7 @@ describe('PartitionLog with idempotent producers', () => {
     log.appendAsLeader(producerBatch(PID, 0, 0, 15, 1_700_000_000_000), 0);
     log.appendAsLeader(producerBatch(PID, 0, 15, 15, 1_700_000_000_000), 0);
     for (let seq = 0; seq < 8; seq++) log.appendAsLeader(producerBatch(PID + 1, 0, seq, 1, now), 0);
-    log.highWatermark = log.logEndOffset;
+    log.updateHighWatermark(log.logEndOffset);
     const before = snapshots(log).map((f) => Number(f.slice(0, 20)));
     expect(log.deleteOldSegments(now)).toBeGreaterThan(0);
     const start = log.logStartOffset;

@@ -259,7 +259,7 @@ describe('PartitionLog truncation and follower appends', () => {
   it('truncates to an offset, dropping the batch that holds it, and keeps appending from there', () => {
     const log = openLog({ segmentBytes: 800 });
     for (let e = 0; e < 6; e++) log.appendAsLeader(simpleBatch(3, 100), e); // epochs 0..5 at 0,3,...,15
-    log.highWatermark = 18;
+    log.updateHighWatermark(18);
     const segments = log.segmentBaseOffsets().length;
     log.truncateTo(7);
     expect(log.logEndOffset).toBe(6);
@@ -317,12 +317,12 @@ describe('PartitionLog retention', () => {
     expect(bases.length).toBeGreaterThan(2);
     expect(log.deleteOldSegments(5000)).toBe(0); // nothing old enough
     expect(log.deleteOldSegments(100_000)).toBe(0); // HW is 0
-    log.highWatermark = bases[2]!;
+    log.updateHighWatermark(bases[2]!);
     expect(log.deleteOldSegments(100_000)).toBe(2);
     expect(log.logStartOffset).toBe(bases[2]);
     expect(existsSync(join(log.dir, `${String(bases[0]).padStart(20, '0')}.log`))).toBe(false);
     expect(codeOf(() => log.read(0, 100, 100, true))).toBe(ErrorCode.OFFSET_OUT_OF_RANGE);
-    log.highWatermark = log.logEndOffset;
+    log.updateHighWatermark(log.logEndOffset);
     const remaining = log.segmentBaseOffsets().length;
     expect(log.deleteOldSegments(100_000)).toBe(remaining);
     expect(log.segmentBaseOffsets()).toEqual([12]); // rolled an empty segment first
@@ -333,7 +333,7 @@ describe('PartitionLog retention', () => {
   it('deletes the oldest segments while the log stays at or above retentionBytes', () => {
     const log = openLog({ segmentBytes: 700, retentionBytes: 1000 });
     for (let i = 0; i < 8; i++) log.appendAsLeader(simpleBatch(2, 100), 0);
-    log.highWatermark = log.logEndOffset;
+    log.updateHighWatermark(log.logEndOffset);
     const before = log.sizeInBytes();
     const deleted = log.deleteOldSegments(Date.now());
     expect(deleted).toBeGreaterThan(0);
@@ -345,7 +345,7 @@ describe('PartitionLog retention', () => {
   it('keeps deleted files as .deleted for fileDeleteDelayMs', async () => {
     const log = openLog({ segmentBytes: 700, retentionBytes: 0, fileDeleteDelayMs: 50 });
     for (let i = 0; i < 4; i++) log.appendAsLeader(simpleBatch(2, 100), 0);
-    log.highWatermark = log.logEndOffset;
+    log.updateHighWatermark(log.logEndOffset);
     expect(log.deleteOldSegments(Date.now())).toBeGreaterThan(0);
     expect(readdirSync(log.dir).some((f) => f.endsWith('.log.deleted'))).toBe(true);
     await new Promise((r) => setTimeout(r, 150));
@@ -359,7 +359,7 @@ describe('PartitionLog log start offset (DeleteRecords)', () => {
     for (let i = 0; i < 8; i++) log.appendAsLeader(simpleBatch(2, 100), i < 3 ? 1 : 2);
     const bases = log.segmentBaseOffsets();
     expect(bases.length).toBeGreaterThan(3);
-    log.highWatermark = 14;
+    log.updateHighWatermark(14);
     expect(codeOf(() => log.maybeIncrementLogStartOffset(15))).toBe(ErrorCode.OFFSET_OUT_OF_RANGE);
     expect(log.logStartOffset).toBe(0);
     // An offset inside a segment: only the segments wholly below it go.
@@ -380,7 +380,7 @@ describe('PartitionLog log start offset (DeleteRecords)', () => {
   it('up to the log end: every inactive segment goes, the active one stays, appends continue', () => {
     const log = openLog({ segmentBytes: 700 });
     for (let i = 0; i < 5; i++) log.appendAsLeader(simpleBatch(2, 100), 0);
-    log.highWatermark = log.logEndOffset;
+    log.updateHighWatermark(log.logEndOffset);
     expect(log.maybeIncrementLogStartOffset(log.logEndOffset)).toBe(true);
     expect(log.segmentBaseOffsets()).toHaveLength(1);
     expect([log.logStartOffset, log.logEndOffset]).toEqual([10, 10]);

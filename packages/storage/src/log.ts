@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Attributes, BatchOffsets, DEFAULT_MAX_DECOMPRESSED_BYTES } from '@gregor/protocol';
 import { CorruptDataError, ErrorCode, GregorError, type Logger } from '@gregor/common';
@@ -10,7 +11,7 @@ import {
   offsetFromFileName,
   TIME_INDEX_FILE_SUFFIX,
 } from './file-names.js';
-import { LEADER_EPOCH_CHECKPOINT_FILE, LeaderEpochCache } from './leader-epoch-cache.js';
+import { LEADER_EPOCH_CHECKPOINT_FILE, LeaderEpochCache, type CheckpointWriter } from './leader-epoch-cache.js';
 import { DEFAULT_LOG_CONFIG, validateLogConfig, type LogConfig } from './log-config.js';
 import { recoverSegment, recoverSegments } from './recovery.js';
 import { LogSegment, storageError } from './segment.js';
@@ -59,6 +60,8 @@ export interface PartitionLogOptions {
   time?: () => number;
   /** `producer.id.expiration.ms`: producer state idle this long is dropped. Default 1 day. */
   producerIdExpirationMs?: number;
+  /** Writes `leader-epoch-checkpoint` off the event loop (LogManager passes writeCheckpointFileAsync); default on it. */
+  leaderEpochCheckpointWriter?: CheckpointWriter | null;
 }
 
 export interface LeaderAppendInfo {
@@ -80,8 +83,8 @@ export class PartitionLog {
   readonly partition: number;
   readonly dir: string;
   readonly leaderEpochCache: LeaderEpochCache;
-  /** Set by the replica manager; retention never deletes at or above it. */
-  highWatermark = 0;
+  /** Moved only by the partition's replica state (Kafka's Partition) and restored from the checkpoint at load. */
+  #highWatermark = 0;
   recoveryPoint: number;
   #config: LogConfig;
   #logger: Logger;
@@ -93,6 +96,10 @@ export class PartitionLog {
   #logEndOffset = 0;
   #pendingDeletes = new Map<NodeJS.Timeout, string[]>();
   #closed = false;
+  /** Truncations so far: a cleaner that yielded checks none happened before it swaps segments in. */
+  #truncations = 0;
+  /** When the log was last fsynced (flush.ms counts from it). */
+  #lastFlushMs: number;
   readonly #producerState: ProducerStateManager;
 
   constructor(options: PartitionLogOptions) {
@@ -105,17 +112,18 @@ export class PartitionLog {
     this.#io = options.io ?? nodeIo;
     this.#time = options.time ?? Date.now;
     this.recoveryPoint = options.recoveryPoint ?? 0;
+    this.#lastFlushMs = this.#time();
     mkdirSync(this.dir, { recursive: true });
     let hadCleanShutdown = options.hadCleanShutdown ?? false;
     let cache: LeaderEpochCache;
     try {
-      cache = new LeaderEpochCache(this.dir, () => this.#logEndOffset);
+      cache = new LeaderEpochCache(this.dir, () => this.#logEndOffset, options.leaderEpochCheckpointWriter);
     } catch (err) {
       if (!(err instanceof CorruptDataError)) throw err;
       // The epochs are in the batches themselves: drop the file and rebuild it with a full recovery scan.
       this.#logger.warn({ topic: this.topic, partition: this.partition, err: err.message }, 'unreadable leader-epoch-checkpoint; rebuilding from the log');
       rmSync(join(this.dir, LEADER_EPOCH_CHECKPOINT_FILE), { force: true });
-      cache = new LeaderEpochCache(this.dir, () => this.#logEndOffset);
+      cache = new LeaderEpochCache(this.dir, () => this.#logEndOffset, options.leaderEpochCheckpointWriter);
       hadCleanShutdown = false;
       this.recoveryPoint = 0;
     }
@@ -138,6 +146,33 @@ export class PartitionLog {
     return this.#logStartOffset;
   }
   /** LEO: the offset the next appended record gets. */
+  /** Offsets below it are on every in-sync replica; retention never deletes at or above it. */
+  get highWatermark(): number {
+    return this.#highWatermark;
+  }
+
+  /**
+   * Sets the high watermark, clamped into [log start, LEO] (Kafka's Log.updateHighWatermark): a follower takes the
+   * leader's, and a restart restores the checkpointed one. It may move back (a follower of a new leader). Returns it.
+   */
+  updateHighWatermark(offset: number): number {
+    this.#highWatermark = Math.min(Math.max(offset, this.#logStartOffset), this.#logEndOffset);
+    return this.#highWatermark;
+  }
+
+  /** The leader's high watermark only moves forward, and never past the LEO. Returns true if it moved. */
+  maybeIncrementHighWatermark(offset: number): boolean {
+    if (offset > this.#logEndOffset) throw new RangeError(`high watermark ${offset} above the log end offset ${this.#logEndOffset} of ${this.topic}-${this.partition}`);
+    if (offset <= this.#highWatermark) return false;
+    this.#highWatermark = offset;
+    return true;
+  }
+
+  /** How many times the log was truncated (truncateTo below the LEO, truncateFullyAndStartAt). */
+  get truncationCount(): number {
+    return this.#truncations;
+  }
+
   get logEndOffset(): number {
     return this.#logEndOffset;
   }
@@ -233,6 +268,7 @@ export class PartitionLog {
     this.#producerState.update(updates);
     this.#producerState.updateMapEndOffset(this.#logEndOffset);
     this.leaderEpochCache.assign(leaderEpoch, firstOffset);
+    this.#maybeFlushAfterAppend();
     return { firstOffset, lastOffset: next - 1, maxTimestamp, logAppendTimeMs, duplicate: false };
   }
 
@@ -260,6 +296,7 @@ export class PartitionLog {
     this.#producerState.loadBatches(batches);
     this.#producerState.updateMapEndOffset(this.#logEndOffset);
     for (const b of batches) this.leaderEpochCache.assign(b.partitionLeaderEpoch, b.baseOffset);
+    this.#maybeFlushAfterAppend();
     return { firstOffset: first.baseOffset, lastOffset: batches.at(-1)!.lastOffset };
   }
 
@@ -339,6 +376,7 @@ export class PartitionLog {
     this.#checkOpen();
     if (offset < 0) throw new RangeError(`cannot truncate to negative offset ${offset}`);
     if (offset >= this.#logEndOffset) return;
+    this.#truncations++;
     if (offset < this.#logStartOffset) {
       this.truncateFullyAndStartAt(offset);
       return;
@@ -350,7 +388,7 @@ export class PartitionLog {
     const dropped = active.truncateTo(offset);
     this.#logEndOffset = active.nextOffset;
     this.leaderEpochCache.truncateFromEnd(this.#logEndOffset);
-    this.highWatermark = Math.min(this.highWatermark, this.#logEndOffset);
+    this.#highWatermark = Math.min(this.#highWatermark, this.#logEndOffset);
     this.recoveryPoint = Math.min(this.recoveryPoint, this.#logEndOffset);
     // Producer state rolls back with the log: the last snapshot at or below the new end plus the log after it.
     this.#rebuildProducerState(this.#logEndOffset, false);
@@ -361,12 +399,13 @@ export class PartitionLog {
   truncateFullyAndStartAt(offset: number): void {
     this.#checkOpen();
     if (offset < 0) throw new RangeError(`cannot start a log at negative offset ${offset}`);
+    this.#truncations++;
     for (const segment of this.#segments.values()) this.#removeSegment(segment);
     this.#addSegment(new LogSegment(this.dir, offset, this.#segmentOptions(), true, this.#time()));
     this.#logStartOffset = offset;
     this.#logEndOffset = offset;
     this.recoveryPoint = offset;
-    this.highWatermark = offset;
+    this.#highWatermark = offset;
     this.leaderEpochCache.clear();
     this.#producerState.truncate();
     this.#producerState.updateMapEndOffset(offset);
@@ -477,6 +516,33 @@ export class PartitionLog {
     this.#addSegment(segment);
   }
 
+  /**
+   * A recovery point for data fsynced up to `offset`: not past an epoch whose leader-epoch-checkpoint write has not
+   * landed yet, so that after a crash recovery rescans its batches and finds it again.
+   */
+  #flushedUpTo(offset: number): number {
+    return Math.min(offset, this.leaderEpochCache.firstUndurableOffset);
+  }
+
+  /** Messages appended since the last flush (Kafka's unflushedMessages: LEO - recovery point). */
+  get unflushedMessages(): number {
+    return this.#logEndOffset - this.recoveryPoint;
+  }
+
+  /** flush.messages (Kafka's Log.append): fsync before the append returns once enough messages are unflushed. */
+  #maybeFlushAfterAppend(): void {
+    const every = this.#config.flushMessages;
+    if (every !== undefined && every < Number.MAX_SAFE_INTEGER && this.unflushedMessages >= every) this.flush();
+  }
+
+  /** flush.ms (Kafka's LogManager.flushDirtyLogs): fsyncs if there is unflushed data and the last flush is that old. */
+  flushIfDue(nowMs: number): boolean {
+    const ms = this.#config.flushMs;
+    if (this.#closed || ms === undefined || ms >= Number.MAX_SAFE_INTEGER || this.unflushedMessages <= 0 || nowMs - this.#lastFlushMs < ms) return false;
+    this.flush();
+    return true;
+  }
+
   /** Fsyncs every segment holding unflushed offsets and moves the recovery point to LEO. */
   flush(): void {
     this.#checkOpen();
@@ -487,7 +553,8 @@ export class PartitionLog {
     } catch (err) {
       throw storageError(`flushing directory ${this.dir} failed`, err);
     }
-    this.recoveryPoint = this.#logEndOffset;
+    this.recoveryPoint = this.#flushedUpTo(this.#logEndOffset);
+    this.#lastFlushMs = this.#time();
   }
 
   /** Producer ids idle for producer.id.expiration.ms are forgotten; returns how many. */
@@ -508,6 +575,7 @@ export class PartitionLog {
       this.#logger.error({ err, topic: this.topic, partition: this.partition }, 'writing the producer state snapshot at close failed');
     }
     this.#closed = true;
+    this.leaderEpochCache.close();
     for (const segment of this.#segments.values()) segment.close();
     for (const [timer, paths] of this.#pendingDeletes) {
       clearTimeout(timer);
@@ -571,7 +639,7 @@ export class PartitionLog {
     this.#producerState.updateMapEndOffset(baseOffset);
     this.#producerState.takeSnapshot();
     for (const segment of this.#segments.from(this.recoveryPoint)) if (segment.baseOffset < baseOffset) segment.flush();
-    this.recoveryPoint = Math.max(this.recoveryPoint, Math.min(baseOffset, this.#logEndOffset));
+    this.recoveryPoint = Math.max(this.recoveryPoint, this.#flushedUpTo(Math.min(baseOffset, this.#logEndOffset)));
   }
 
   /** A follower's next batch starts past LEO: an empty active segment is replaced, a non-empty one rolled. */
@@ -601,7 +669,10 @@ export class PartitionLog {
     }
     const timer = setTimeout(() => {
       this.#pendingDeletes.delete(timer);
-      for (const path of paths) rmSync(path, { force: true });
+      // Off the event loop: unlinking a large segment can take long enough to be felt by every request.
+      for (const path of paths) {
+        rm(path, { force: true }).catch((err: unknown) => this.#logger.error({ err, path }, 'deleting a segment file failed'));
+      }
     }, this.#config.fileDeleteDelayMs);
     timer.unref();
     this.#pendingDeletes.set(timer, paths);
@@ -670,8 +741,8 @@ export class PartitionLog {
     this.#logEndOffset = this.#active().nextOffset;
     const firstBase = this.#segments.first()!.baseOffset;
     this.#logStartOffset = Math.min(Math.max(checkpointedLogStart ?? firstBase, firstBase), this.#logEndOffset);
-    this.recoveryPoint = recovering.length > 0 ? this.#logEndOffset : Math.min(this.recoveryPoint, this.#logEndOffset);
-    this.highWatermark = this.#logStartOffset;
+    this.recoveryPoint = this.#flushedUpTo(recovering.length > 0 ? this.#logEndOffset : Math.min(this.recoveryPoint, this.#logEndOffset));
+    this.#highWatermark = this.#logStartOffset;
     this.leaderEpochCache.truncateFromEnd(this.#logEndOffset);
     this.leaderEpochCache.truncateFromStart(this.#logStartOffset);
     this.#rebuildProducerState(this.#logEndOffset, hadCleanShutdown);

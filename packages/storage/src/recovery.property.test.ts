@@ -30,6 +30,9 @@ function newManager(dir: string): LogManager {
     brokerId: 1,
     retentionCheckIntervalMs: 3_600_000,
     flushCheckpointIntervalMs: 3_600_000,
+    // Epoch checkpoints written through, so that the recovery point is exactly the last fsync (the model of this
+    // property); background epoch writes hold it lower, which log-flush.test.ts covers.
+    leaderEpochCheckpointWriter: null,
   });
 }
 

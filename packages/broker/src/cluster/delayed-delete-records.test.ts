@@ -24,9 +24,9 @@ function leader(): Partition {
   logs.push(log);
   const records = Array.from({ length: 10 }, (_, i) => ({ key: null, value: Buffer.from(`v${i}`), headers: [], timestamp: Date.now() }));
   log.appendAsLeader(encodeRecordBatch({ baseOffset: 0, compression: CompressionType.none, firstTimestamp: Date.now(), records }), 0);
-  const p = new Partition('t', 0, 1);
+  const p = new Partition('t', 0, { localBrokerId: 1, replicaLagTimeMaxMs: 30_000, isrWriter: { writeIsr: () => new Promise(() => {}) } });
   p.makeLeader({ controllerEpoch: 1, leader: 1, leaderEpoch: 0, isr: [1, 2, 3], zkVersion: 0, replicas: [1, 2, 3] }, log, Date.now());
-  for (const id of [2, 3]) p.updateFollowerFetchState(id, 10, Date.now(), 0);
+  for (const id of [2, 3]) p.updateFollowerFetchState(id, { fetchOffset: 10, currentLeaderEpoch: 0, logStartOffset: 0 });
   p.maybeIncrementLeaderHighWatermark();
   expect(p.highWatermark).toBe(10);
   return p;
@@ -48,14 +48,14 @@ describe('DeleteRecords low watermark', () => {
     const { purgatory, answer } = waitingDelete(p, 6, 10_000, () => true);
     expect(p.logStartOffset).toBe(6);
     expect(p.lowWatermarkIfLeader(() => true)).toBe(0);
-    p.updateFollowerFetchState(2, 10, Date.now(), 6);
+    p.updateFollowerFetchState(2, { fetchOffset: 10, currentLeaderEpoch: 0, logStartOffset: 6 });
     purgatory.checkAndComplete(p.key);
     expect(answer()).toBeNull();
     // A consumer-style fetch (no log start, -1) changes nothing.
-    p.updateFollowerFetchState(3, 10, Date.now(), -1);
+    p.updateFollowerFetchState(3, { fetchOffset: 10, currentLeaderEpoch: 0, logStartOffset: -1 });
     purgatory.checkAndComplete(p.key);
     expect(answer()).toBeNull();
-    p.updateFollowerFetchState(3, 10, Date.now(), 6);
+    p.updateFollowerFetchState(3, { fetchOffset: 10, currentLeaderEpoch: 0, logStartOffset: 6 });
     purgatory.checkAndComplete(p.key);
     expect(answer()).toEqual([{ topic: 't', partition: 0, requiredOffset: 6, lowWatermark: 6, errorCode: ErrorCode.NONE, acksPending: false }]);
   });

@@ -1,6 +1,7 @@
 import { ErrorCode, GregorError } from '@gregor/common';
 import { DelayedOperation } from '../purgatory/delayed-operation.js';
 import type { Partition } from './partition.js';
+import type { ReplicaLog } from './replica-log.js';
 
 export interface DeleteRecordsPartitionStatus {
   topic: string;
@@ -19,14 +20,14 @@ export interface DeleteRecordsPartitionStatus {
  */
 export class DelayedDeleteRecords extends DelayedOperation {
   readonly #statuses: DeleteRecordsPartitionStatus[];
-  readonly #lookup: (topic: string, partition: number) => Partition | undefined;
+  readonly #lookup: (topic: string, partition: number) => Partition<ReplicaLog> | undefined;
   readonly #isBrokerAlive: (brokerId: number) => boolean;
   readonly #respond: (statuses: DeleteRecordsPartitionStatus[]) => void;
 
   constructor(
     timeoutMs: number,
     statuses: DeleteRecordsPartitionStatus[],
-    lookup: (topic: string, partition: number) => Partition | undefined,
+    lookup: (topic: string, partition: number) => Partition<ReplicaLog> | undefined,
     isBrokerAlive: (brokerId: number) => boolean,
     respond: (statuses: DeleteRecordsPartitionStatus[]) => void,
   ) {

@@ -1,6 +1,7 @@
 import { ErrorCode } from '@gregor/common';
 import { DelayedOperation } from '../purgatory/delayed-operation.js';
 import type { Partition } from './partition.js';
+import type { ReplicaLog } from './replica-log.js';
 
 export interface ProducePartitionStatus {
   topic: string;
@@ -22,14 +23,14 @@ export interface ProducePartitionStatus {
 /** acks=all: the response waits until every ISR member has the batch (HW >= requiredOffset) or the timeout. */
 export class DelayedProduce extends DelayedOperation {
   readonly #statuses: ProducePartitionStatus[];
-  readonly #lookup: (topic: string, partition: number) => Partition | undefined;
+  readonly #lookup: (topic: string, partition: number) => Partition<ReplicaLog> | undefined;
   readonly #minIsr: (topic: string) => number;
   readonly #respond: (statuses: ProducePartitionStatus[]) => void;
 
   constructor(
     timeoutMs: number,
     statuses: ProducePartitionStatus[],
-    lookup: (topic: string, partition: number) => Partition | undefined,
+    lookup: (topic: string, partition: number) => Partition<ReplicaLog> | undefined,
     minIsr: (topic: string) => number,
     respond: (statuses: ProducePartitionStatus[]) => void,
   ) {

@@ -1,9 +1,12 @@
-import { ErrorCode, GregorError } from '@gregor/common';
+import { ErrorCode, GregorError, silentLogger, type Logger } from '@gregor/common';
 import type { PartitionLog } from '@gregor/storage';
+import type { IsrWrite, IsrWriter, IsrWriteResult } from './isr-writer.js';
+import type { ReplicaLog } from './replica-log.js';
 
 /** What the leader knows about one follower (Kafka's Replica for a remote broker). */
 export interface RemoteReplicaState {
   brokerId: number;
+  /** The follower's last validated fetch offset; -1 until it fetches from this leader. */
   logEndOffset: number;
   /** From the follower's fetch requests (Fetch v5+ log_start_offset); -1 until it fetches. */
   logStartOffset: number;
@@ -22,96 +25,221 @@ export interface LeadershipState {
 }
 
 /**
- * One partition hosted by this broker, as leader or follower (Kafka's cluster/Partition.scala).
- * The leader keeps the ISR and every follower's LEO, and moves the high watermark to the smallest
- * LEO in the ISR, so that consumers only see what every in-sync replica has.
+ * The leader's ISR (KIP-497's IsrState). While a change is being written to ZooKeeper it is pending, and the
+ * high watermark is computed over the maximal ISR: the committed one plus a member being added. A member being
+ * removed still counts until the removal is committed.
  */
-export class Partition {
+export type IsrState =
+  | { kind: 'committed'; isr: readonly number[] }
+  | { kind: 'pendingExpand'; isr: readonly number[]; newInSyncReplicaId: number }
+  | { kind: 'pendingShrink'; isr: readonly number[]; outOfSyncReplicaIds: readonly number[] };
+
+export function maximalIsrOf(state: IsrState): readonly number[] {
+  return state.kind === 'pendingExpand' ? [...state.isr, state.newInSyncReplicaId] : state.isr;
+}
+
+/** One follower fetch of this partition, as the Fetch request carried it. */
+export interface FollowerFetch {
+  fetchOffset: number;
+  /** The leader epoch the follower believes current (-1: not sent). */
+  currentLeaderEpoch: number;
+  /** The follower's log start offset (-1: not sent). */
+  logStartOffset: number;
+}
+
+/** The leader and leader epoch a follower's fetcher works for; it acts on the log only while they are current. */
+export interface FetchingFrom {
+  leader: number;
+  leaderEpoch: number;
+}
+
+export interface PartitionOptions {
+  localBrokerId: number;
+  /** replica.lag.time.max.ms: ISR shrink, and how long a caught-up follower outside the ISR holds the HW. */
+  replicaLagTimeMaxMs: number;
+  isrWriter: IsrWriter;
+  /** The HW, the ISR or the leadership moved: waiting produce / fetch / DeleteRecords of `key` re-check (Kafka's DelayedOperations). */
+  onStateChange?: (key: string) => void;
+  logger?: Logger;
+  time?: () => number;
+}
+
+/**
+ * One partition hosted by this broker, as leader or follower (Kafka's cluster/Partition.scala). It is the only writer
+ * of the partition's replica state: leader, leader epoch, ISR, the followers' LEOs, the high watermark, and of the
+ * follower's log (append, truncation). Every rule about them is here:
+ * - the HW is the smallest LEO of the maximal ISR and of followers caught up within replica.lag.time.max.ms, and
+ *   only moves forward;
+ * - one ISR change at a time; a pending one counts for the HW as its larger side until ZooKeeper's answer is known;
+ * - a follower's fetch counts only when its leader epoch matches and its offset is inside [log start, LEO];
+ * - a follower's fetcher changes the log only while this broker follows the leader and epoch it fetched from.
+ */
+export class Partition<L extends ReplicaLog = PartitionLog> {
   readonly topic: string;
   readonly partition: number;
   readonly key: string;
-  readonly #localBrokerId: number;
-  log: PartitionLog | null = null;
-  leaderReplicaId = -1;
-  leaderEpoch = -1;
-  controllerEpoch = -1;
-  zkVersion = -1;
-  isr: number[] = [];
-  assignedReplicas: number[] = [];
-  readonly remoteReplicas = new Map<number, RemoteReplicaState>();
+  readonly #opts: PartitionOptions;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  #log: L | null = null;
+  #leaderReplicaId = -1;
+  #leaderEpoch = -1;
+  /** The leader's LEO when it took this leader epoch; a follower must reach it to join the ISR. */
+  #leaderEpochStartOffset = -1;
+  #controllerEpoch = -1;
+  #zkVersion = -1;
+  #isrState: IsrState = { kind: 'committed', isr: [] };
+  #assignedReplicas: readonly number[] = [];
+  readonly #remoteReplicas = new Map<number, RemoteReplicaState>();
 
-  constructor(topic: string, partition: number, localBrokerId: number) {
+  constructor(topic: string, partition: number, opts: PartitionOptions) {
     this.topic = topic;
     this.partition = partition;
     this.key = partitionKey(topic, partition);
-    this.#localBrokerId = localBrokerId;
+    this.#opts = opts;
+    this.#logger = (opts.logger ?? silentLogger()).child({ partition: this.key });
+    this.#now = opts.time ?? Date.now;
+  }
+
+  // ---- read-only views ---------------------------------------------------------------------
+
+  get log(): L | null {
+    return this.#log;
+  }
+
+  get localBrokerId(): number {
+    return this.#opts.localBrokerId;
+  }
+
+  get leaderReplicaId(): number {
+    return this.#leaderReplicaId;
+  }
+
+  get leaderEpoch(): number {
+    return this.#leaderEpoch;
+  }
+
+  get controllerEpoch(): number {
+    return this.#controllerEpoch;
+  }
+
+  get zkVersion(): number {
+    return this.#zkVersion;
+  }
+
+  /** The ISR committed in ZooKeeper (as far as this broker knows). */
+  get isr(): readonly number[] {
+    return this.#isrState.isr;
+  }
+
+  /** The committed ISR plus a member being added (KIP-497): what the HW and acks=all wait for. */
+  get maximalIsr(): readonly number[] {
+    return maximalIsrOf(this.#isrState);
+  }
+
+  get isrState(): IsrState {
+    return this.#isrState;
+  }
+
+  get assignedReplicas(): readonly number[] {
+    return this.#assignedReplicas;
+  }
+
+  /** What the leader knows of each follower (read-only: only follower fetches change it). */
+  get remoteReplicas(): ReadonlyMap<number, Readonly<RemoteReplicaState>> {
+    return this.#remoteReplicas;
   }
 
   get isLeader(): boolean {
-    return this.leaderReplicaId === this.#localBrokerId;
+    return this.#leaderReplicaId === this.#opts.localBrokerId;
   }
 
   get highWatermark(): number {
-    return this.log?.highWatermark ?? 0;
+    return this.#log?.highWatermark ?? 0;
   }
 
   get logEndOffset(): number {
-    return this.log?.logEndOffset ?? 0;
+    return this.#log?.logEndOffset ?? 0;
   }
 
   get logStartOffset(): number {
-    return this.log?.logStartOffset ?? 0;
+    return this.#log?.logStartOffset ?? 0;
   }
 
-  /** Applies a LeaderAndIsr decision that makes this broker leader; returns true if leadership changed. */
-  makeLeader(state: LeadershipState, log: PartitionLog, nowMs: number): boolean {
-    // A leader that stays leader (a new epoch after an ISR or replica-set change) keeps what it
-    // knows of its followers, so the high watermark does not stall until they fetch again.
+  // ---- leadership (LeaderAndIsr, StopReplica) ----------------------------------------------
+
+  /** Applies a LeaderAndIsr decision that makes this broker leader; returns true if it was not leader before. */
+  makeLeader(state: LeadershipState, log: L, nowMs = this.#now()): boolean {
+    // A leader that stays leader (a new epoch after an ISR or replica-set change) keeps what it knows of its
+    // followers' logs, so the HW does not stall until they fetch again; a new leader knows nothing yet.
     const wasLeader = this.isLeader;
     this.#applyState(state, log);
-    // A new leader does not know followers' LEOs until they fetch; treat ISR members as caught up
-    // now so that it does not drop them from the ISR before they had a chance to fetch.
+    this.#leaderEpochStartOffset = log.logEndOffset;
+    // KIP-101 / KAFKA-7415: the new epoch starts at the LEO now, so followers with later records truncate correctly.
+    log.leaderEpochCache.assign(state.leaderEpoch, log.logEndOffset);
     const fresh = new Map<number, RemoteReplicaState>();
     for (const id of state.replicas) {
-      if (id === this.#localBrokerId) continue;
-      const prev = this.remoteReplicas.get(id);
+      if (id === this.#opts.localBrokerId) continue;
+      const prev = wasLeader ? this.#remoteReplicas.get(id) : undefined;
       fresh.set(id, {
         brokerId: id,
-        logEndOffset: prev && wasLeader ? prev.logEndOffset : -1,
-        logStartOffset: prev && wasLeader ? prev.logStartOffset : -1,
-        lastCaughtUpTimeMs: state.isr.includes(id) ? nowMs : (prev?.lastCaughtUpTimeMs ?? 0),
-        lastFetchLeaderLogEndOffset: prev?.lastFetchLeaderLogEndOffset ?? 0,
-        lastFetchTimeMs: prev?.lastFetchTimeMs ?? 0,
+        logEndOffset: prev?.logEndOffset ?? -1,
+        logStartOffset: prev?.logStartOffset ?? -1,
+        // Kafka's resetLastCaughtUpTime: ISR members count as caught up now, so they are not dropped before they had
+        // a chance to fetch; others not. A follower at the epoch's start offset is caught up as of now.
+        lastCaughtUpTimeMs: state.isr.includes(id) ? nowMs : 0,
+        lastFetchLeaderLogEndOffset: this.#leaderEpochStartOffset,
+        lastFetchTimeMs: nowMs,
       });
     }
-    this.remoteReplicas.clear();
-    for (const [id, r] of fresh) this.remoteReplicas.set(id, r);
-    log.leaderEpochCache.assign(state.leaderEpoch, log.logEndOffset);
-    this.maybeIncrementLeaderHighWatermark();
+    this.#remoteReplicas.clear();
+    for (const [id, r] of fresh) this.#remoteReplicas.set(id, r);
+    this.#maybeIncrementLeaderHighWatermark(nowMs);
+    this.#notify();
     return !wasLeader;
   }
 
-  /** Applies a LeaderAndIsr decision that makes this broker a follower; returns true if the leader changed. */
-  makeFollower(state: LeadershipState, log: PartitionLog): boolean {
-    const changed = this.leaderReplicaId !== state.leader || this.leaderEpoch !== state.leaderEpoch;
+  /** Applies a LeaderAndIsr decision that makes this broker a follower; returns true if the leader or its epoch changed. */
+  makeFollower(state: LeadershipState, log: L): boolean {
+    const changed = this.#leaderReplicaId !== state.leader || this.#leaderEpoch !== state.leaderEpoch;
     this.#applyState(state, log);
-    this.remoteReplicas.clear();
+    this.#leaderEpochStartOffset = -1;
+    this.#remoteReplicas.clear();
+    this.#notify();
     return changed;
   }
 
-  #applyState(state: LeadershipState, log: PartitionLog): void {
-    this.log = log;
-    this.controllerEpoch = state.controllerEpoch;
-    this.leaderReplicaId = state.leader;
-    this.leaderEpoch = state.leaderEpoch;
-    this.isr = [...state.isr];
-    this.zkVersion = state.zkVersion;
-    this.assignedReplicas = [...state.replicas];
+  /** StopReplica: this broker neither leads nor follows it any more; an ISR write in flight is ignored when it returns. */
+  stopReplica(): void {
+    this.#leaderReplicaId = -1;
+    this.#isrState = { kind: 'committed', isr: this.#isrState.isr };
+    this.#remoteReplicas.clear();
+    this.#notify();
   }
 
-  /** Leader append. acks=all with an ISR smaller than min.insync.replicas writes nothing. */
+  #applyState(state: LeadershipState, log: L): void {
+    this.#log = log;
+    this.#controllerEpoch = state.controllerEpoch;
+    this.#leaderReplicaId = state.leader;
+    this.#leaderEpoch = state.leaderEpoch;
+    // A new state from the controller ends any pending ISR change: its answer, when it comes, is ignored.
+    this.#isrState = { kind: 'committed', isr: [...state.isr] };
+    this.#zkVersion = state.zkVersion;
+    this.#assignedReplicas = [...state.replicas];
+  }
+
+  // ---- leader: writes and follower fetches -------------------------------------------------
+
+  #checkLeader(): L {
+    if (!this.isLeader || !this.#log) {
+      throw new GregorError(ErrorCode.NOT_LEADER_FOR_PARTITION, `broker ${this.#opts.localBrokerId} is not the leader of ${this.key}`);
+    }
+    return this.#log;
+  }
+
+  /** Leader append. acks=all with a committed ISR smaller than min.insync.replicas writes nothing. */
   appendRecordsToLeader(records: Buffer, requiredAcks: number, minInsyncReplicas: number) {
-    if (!this.isLeader || !this.log) throw new GregorError(ErrorCode.NOT_LEADER_FOR_PARTITION, `broker ${this.#localBrokerId} is not the leader of ${this.key}`);
+    const log = this.#checkLeader();
     if (requiredAcks === -1 && this.isr.length < minInsyncReplicas) {
       throw new GregorError(
         ErrorCode.NOT_ENOUGH_REPLICAS,
@@ -119,62 +247,140 @@ export class Partition {
       );
     }
     // The request's own bytes: offsets are assigned in place, no copy.
-    const info = this.log.appendAsLeader(records, this.leaderEpoch, { inPlace: true });
-    this.maybeIncrementLeaderHighWatermark();
+    const info = log.appendAsLeader(records, this.#leaderEpoch, { inPlace: true });
+    if (this.#maybeIncrementLeaderHighWatermark(this.#now())) this.#notify();
     return info;
   }
 
   /**
-   * Records a follower's fetch (its fetch offset is its LEO, plus its log start offset when it sends one) and keeps
-   * its caught-up time (Kafka 0.9+ rule).
+   * Records a follower's fetch (Kafka's updateFollowerFetchState), after the leader served it without error. Its fetch
+   * offset is its LEO only if it fetched in this leader epoch (a fenced follower may not have truncated its divergent
+   * records yet) and inside [log start, LEO] (a follower past the LEO has records this leader never wrote). Anything
+   * else is ignored and returns false: it neither moves the HW nor joins the ISR.
    */
-  updateFollowerFetchState(replicaId: number, fetchOffset: number, nowMs: number, followerLogStartOffset = -1): void {
-    const r = this.remoteReplicas.get(replicaId);
-    if (!r) return;
-    if (followerLogStartOffset >= 0) r.logStartOffset = followerLogStartOffset;
-    const leo = this.logEndOffset;
-    if (fetchOffset >= leo) r.lastCaughtUpTimeMs = nowMs;
-    else if (fetchOffset >= r.lastFetchLeaderLogEndOffset) r.lastCaughtUpTimeMs = Math.max(r.lastCaughtUpTimeMs, r.lastFetchTimeMs);
-    r.logEndOffset = fetchOffset;
+  updateFollowerFetchState(replicaId: number, fetch: FollowerFetch, nowMs = this.#now()): boolean {
+    if (!this.isLeader || !this.#log) return false;
+    const r = this.#remoteReplicas.get(replicaId);
+    if (!r) return false;
+    if (fetch.currentLeaderEpoch >= 0 && fetch.currentLeaderEpoch !== this.#leaderEpoch) return false;
+    const log = this.#log;
+    const leo = log.logEndOffset;
+    if (fetch.fetchOffset < log.logStartOffset || fetch.fetchOffset > leo) return false;
+    if (fetch.logStartOffset >= 0) r.logStartOffset = fetch.logStartOffset;
+    // Kafka 0.9+: caught up if at the LEO now, or at least at the LEO of its previous fetch (then, as of that fetch).
+    if (fetch.fetchOffset >= leo) r.lastCaughtUpTimeMs = nowMs;
+    else if (fetch.fetchOffset >= r.lastFetchLeaderLogEndOffset) r.lastCaughtUpTimeMs = Math.max(r.lastCaughtUpTimeMs, r.lastFetchTimeMs);
+    const previousLeo = r.logEndOffset;
+    r.logEndOffset = fetch.fetchOffset;
     r.lastFetchLeaderLogEndOffset = leo;
     r.lastFetchTimeMs = nowMs;
+    this.#maybeExpandIsr(r);
+    if (previousLeo !== r.logEndOffset && this.#maybeIncrementLeaderHighWatermark(nowMs)) this.#notify();
+    return true;
   }
 
-  /** ISR members (not the leader) not caught up for longer than maxLagMs (Kafka 0.9+'s time rule). */
-  outOfSyncReplicas(nowMs: number, maxLagMs: number): number[] {
-    if (!this.isLeader) return [];
-    const leo = this.logEndOffset;
+  /** ISR members (not the leader) not caught up for longer than replica.lag.time.max.ms (Kafka 0.9+'s time rule). */
+  outOfSyncReplicas(nowMs = this.#now()): number[] {
+    if (!this.isLeader || !this.#log) return [];
+    const leo = this.#log.logEndOffset;
     return this.isr.filter((id) => {
-      if (id === this.#localBrokerId) return false;
-      const r = this.remoteReplicas.get(id);
+      if (id === this.#opts.localBrokerId) return false;
+      const r = this.#remoteReplicas.get(id);
       if (!r) return true;
-      return r.logEndOffset !== leo && nowMs - r.lastCaughtUpTimeMs > maxLagMs;
+      return r.logEndOffset !== leo && nowMs - r.lastCaughtUpTimeMs > this.#opts.replicaLagTimeMaxMs;
     });
   }
 
-  /** A follower outside the ISR may join once it has everything up to the HW and the current epoch's start. */
-  canJoinIsr(replicaId: number): boolean {
-    if (!this.isLeader || this.isr.includes(replicaId) || !this.assignedReplicas.includes(replicaId)) return false;
-    const r = this.remoteReplicas.get(replicaId);
-    if (!r || !this.log) return false;
-    const epochStart = this.log.leaderEpochCache.entries().find((e) => e.epoch === this.leaderEpoch)?.startOffset ?? 0;
-    return r.logEndOffset >= this.highWatermark && r.logEndOffset >= epochStart;
+  /** The periodic ISR shrink (Kafka's maybeShrinkIsr): starts removing lagging members; returns true if it did. */
+  maybeShrinkIsr(nowMs = this.#now()): boolean {
+    if (this.#isrState.kind !== 'committed') return false;
+    const out = this.outOfSyncReplicas(nowMs);
+    if (out.length === 0) return false;
+    const current = this.#isrState;
+    this.#logger.info(
+      { outOfSync: out.map((id) => ({ brokerId: id, logEndOffset: this.#remoteReplicas.get(id)?.logEndOffset ?? -1 })), hw: this.highWatermark, leo: this.logEndOffset },
+      'followers fell behind: shrinking the ISR',
+    );
+    // The removed members stay in the maximal ISR until ZooKeeper has the smaller one: the HW must not pass them before.
+    this.#sendIsrUpdate({ kind: 'pendingShrink', isr: current.isr, outOfSyncReplicaIds: out }, current.isr.filter((id) => !out.includes(id)));
+    return true;
   }
 
-  /** HW = smallest LEO in the ISR; it only moves forward. Returns true if it moved. */
-  maybeIncrementLeaderHighWatermark(): boolean {
-    if (!this.log || !this.isLeader) return false;
-    let newHw = this.log.logEndOffset;
-    for (const id of this.isr) {
-      if (id === this.#localBrokerId) continue;
-      const r = this.remoteReplicas.get(id);
-      newHw = Math.min(newHw, r ? Math.max(r.logEndOffset, 0) : 0);
+  /** Kafka's maybeExpandIsr: a follower with everything up to the HW and the current epoch's start joins. */
+  #maybeExpandIsr(r: RemoteReplicaState): void {
+    const current = this.#isrState;
+    if (current.kind !== 'committed' || current.isr.includes(r.brokerId) || !this.#assignedReplicas.includes(r.brokerId)) return;
+    if (r.logEndOffset < this.highWatermark || r.logEndOffset < this.#leaderEpochStartOffset) return;
+    // From now on the HW waits for this follower too, whatever ZooKeeper answers, until the answer is known.
+    this.#sendIsrUpdate({ kind: 'pendingExpand', isr: current.isr, newInSyncReplicaId: r.brokerId }, [...current.isr, r.brokerId]);
+  }
+
+  #sendIsrUpdate(pending: Exclude<IsrState, { kind: 'committed' }>, newIsr: number[]): void {
+    this.#isrState = pending;
+    const write: IsrWrite = {
+      topic: this.topic,
+      partition: this.partition,
+      leader: this.#opts.localBrokerId,
+      leaderEpoch: this.#leaderEpoch,
+      controllerEpoch: this.#controllerEpoch,
+      isr: newIsr,
+      expectedZkVersion: this.#zkVersion,
+      change: pending.kind === 'pendingExpand' ? 'expand' : 'shrink',
+    };
+    this.#opts.isrWriter.writeIsr(write).then(
+      (result) => this.#onIsrWriteResult(pending, write, result),
+      (err: unknown) => {
+        this.#logger.error({ err }, 'ISR write failed unexpectedly; the change stays pending until the next LeaderAndIsr');
+        this.#onIsrWriteResult(pending, write, { outcome: 'unresolved' });
+      },
+    );
+  }
+
+  #onIsrWriteResult(pending: IsrState, write: IsrWrite, result: IsrWriteResult): void {
+    // A LeaderAndIsr (or StopReplica) replaced the state meanwhile: this answer is out of date.
+    if (this.#isrState !== pending || !this.isLeader || this.#leaderEpoch !== write.leaderEpoch) return;
+    const what = write.change;
+    switch (result.outcome) {
+      case 'committed':
+        this.#isrState = { kind: 'committed', isr: write.isr };
+        this.#zkVersion = result.zkVersion;
+        this.#logger.info({ from: pending.isr, to: write.isr, leaderEpoch: this.#leaderEpoch, zkVersion: result.zkVersion }, what === 'expand' ? 'ISR expanded' : 'ISR shrunk');
+        break;
+      case 'notApplied':
+        this.#isrState = { kind: 'committed', isr: pending.isr };
+        this.#logger.warn({ isr: pending.isr, proposed: write.isr }, `ISR ${what} did not reach ZooKeeper; keeping the committed ISR`);
+        break;
+      default:
+        // Keep the maximal ISR: ZooKeeper may hold either ISR, and only the controller's next LeaderAndIsr will say.
+        this.#logger.warn({ isr: pending.isr, proposed: write.isr, outcome: result.outcome }, `ISR ${what} not confirmed; it stays pending until the next LeaderAndIsr`);
+        return;
     }
-    if (newHw > this.log.highWatermark) {
-      this.log.highWatermark = newHw;
-      return true;
+    this.#maybeIncrementLeaderHighWatermark(this.#now());
+    // acks=all waiters re-check min.insync.replicas against the new ISR, even if the HW did not move.
+    this.#notify();
+  }
+
+  /** HW = smallest LEO of the maximal ISR and of followers caught up recently; only forward. Returns true if it moved. */
+  maybeIncrementLeaderHighWatermark(nowMs = this.#now()): boolean {
+    const moved = this.#maybeIncrementLeaderHighWatermark(nowMs);
+    if (moved) this.#notify();
+    return moved;
+  }
+
+  #maybeIncrementLeaderHighWatermark(nowMs: number): boolean {
+    const log = this.#log;
+    if (!log || !this.isLeader) return false;
+    const maximal = this.maximalIsr;
+    let newHw = log.logEndOffset;
+    for (const id of maximal) {
+      if (id !== this.#opts.localBrokerId && !this.#remoteReplicas.has(id)) return false; // an ISR member we know nothing of
     }
-    return false;
+    for (const r of this.#remoteReplicas.values()) {
+      if (r.logEndOffset < newHw && (maximal.includes(r.brokerId) || nowMs - r.lastCaughtUpTimeMs <= this.#opts.replicaLagTimeMaxMs)) {
+        newHw = r.logEndOffset;
+      }
+    }
+    return newHw >= 0 && log.maybeIncrementHighWatermark(newHw);
   }
 
   /**
@@ -182,22 +388,68 @@ export class Partition {
    * broker (one that has not fetched yet counts as -1). A DeleteRecords is done when it reaches the requested offset.
    */
   lowWatermarkIfLeader(isBrokerAlive: (brokerId: number) => boolean): number {
-    if (!this.isLeader || !this.log) throw new GregorError(ErrorCode.NOT_LEADER_FOR_PARTITION, `broker ${this.#localBrokerId} is not the leader of ${this.key}`);
-    let lowWatermark = this.log.logStartOffset;
-    for (const r of this.remoteReplicas.values()) {
+    const log = this.#checkLeader();
+    let lowWatermark = log.logStartOffset;
+    for (const r of this.#remoteReplicas.values()) {
       if (isBrokerAlive(r.brokerId) && r.logStartOffset < lowWatermark) lowWatermark = r.logStartOffset;
     }
     return lowWatermark;
   }
 
-  /** For acks=all: has every ISR member got `requiredOffset`? */
+  /** For acks=all: has every member of the maximal ISR got `requiredOffset`? */
   checkEnoughReplicasReachOffset(requiredOffset: number, minInsyncReplicas: number): { done: boolean; errorCode: number } {
     if (!this.isLeader) return { done: true, errorCode: ErrorCode.NOT_LEADER_FOR_PARTITION };
     if (this.highWatermark >= requiredOffset) {
-      const errorCode = this.isr.length < minInsyncReplicas ? ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND : ErrorCode.NONE;
+      const errorCode = this.maximalIsr.length < minInsyncReplicas ? ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND : ErrorCode.NONE;
       return { done: true, errorCode };
     }
     return { done: false, errorCode: ErrorCode.NONE };
+  }
+
+  // ---- follower: the fetcher's changes to the log ------------------------------------------
+
+  /**
+   * True while this broker follows `from.leader` in `from.leaderEpoch`. A fetcher's answer (OffsetsForLeaderEpoch,
+   * ListOffsets, Fetch) is about that leader's log in that epoch: once this broker leads, or follows another epoch,
+   * acting on it could cut records this broker acknowledged or received since.
+   */
+  isFollowing(from: FetchingFrom): boolean {
+    return !!this.#log && !this.isLeader && this.#leaderReplicaId === from.leader && this.#leaderEpoch === from.leaderEpoch;
+  }
+
+  /** Follower truncation (KIP-101/279 or an unclean leader's end); does nothing and returns false unless still following `from`. */
+  truncateTo(offset: number, from: FetchingFrom): boolean {
+    if (!this.isFollowing(from)) return false;
+    this.#log!.truncateTo(offset);
+    return true;
+  }
+
+  /** Follower behind the leader's log start: restart the log there; only while still following `from`. */
+  truncateFullyAndStartAt(offset: number, from: FetchingFrom): boolean {
+    if (!this.isFollowing(from)) return false;
+    this.#log!.truncateFullyAndStartAt(offset);
+    return true;
+  }
+
+  /**
+   * Appends what the leader sent (whole batches), then takes the leader's HW (never above our LEO, never back) and
+   * follows its log start. Returns null if no longer following `from`, else whether the log start moved.
+   */
+  appendRecordsAsFollower(records: Buffer | null, leaderHighWatermark: number, leaderLogStartOffset: number, from: FetchingFrom): { logStartOffsetMoved: boolean } | null {
+    if (!this.isFollowing(from)) return null;
+    const log = this.#log!;
+    if (records && records.length > 0) log.appendAsFollower(records);
+    // Follower HW = min(leader HW, own LEO): one round-trip behind the leader.
+    const hw = Math.min(leaderHighWatermark, log.logEndOffset);
+    if (hw > log.highWatermark) log.updateHighWatermark(hw);
+    // Followers follow the leader's log start (Kafka: log.maybeIncrementLogStartOffset(leaderLogStartOffset)); it
+    // cannot pass our HW, since we fetched at or above it, but the bound keeps a stray answer from failing the fetch.
+    const logStartOffsetMoved = leaderLogStartOffset > log.logStartOffset && log.maybeIncrementLogStartOffset(Math.min(leaderLogStartOffset, log.highWatermark));
+    return { logStartOffsetMoved };
+  }
+
+  #notify(): void {
+    this.#opts.onStateChange?.(this.key);
   }
 }
 

@@ -1,13 +1,14 @@
 import { ErrorCode, GregorError, INTERNAL_TOPICS, type Logger } from '@gregor/common';
 import { RecordValidationError, type LogConfig, type LogManager, type PartitionLog } from '@gregor/storage';
 import { DelayedOperationPurgatory } from '../purgatory/delayed-operation.js';
-import type { IsrManager } from '../replication/isr-manager.js';
 import { ReplicaFetcherManager, type LeaderEndpoint, type ReplicaFetcherConfig } from '../replication/replica-fetcher-manager.js';
 import { DelayedDeleteRecords, type DeleteRecordsPartitionStatus } from './delayed-delete-records.js';
 import { DelayedFetch } from './delayed-fetch.js';
 import { DelayedProduce, type ProducePartitionStatus } from './delayed-produce.js';
 import { recordsForAppend } from './message-format.js';
+import type { IsrWriter } from './isr-writer.js';
 import { Partition, partitionKey, type LeadershipState } from './partition.js';
+import type { ReplicaLog, ReplicaLogManager } from './replica-log.js';
 
 export interface PartitionLeadershipRequest extends LeadershipState {
   topic: string;
@@ -68,9 +69,9 @@ interface FetchReadResult {
   partitions: FetchPartitionData[];
 }
 
-export interface ReplicaManagerOptions {
+export interface ReplicaManagerOptions<L extends ReplicaLog = PartitionLog, M extends ReplicaLogManager<L> = ReplicaLogManager<L> & LogManager> {
   brokerId: number;
-  logManager: LogManager;
+  logManager: M;
   logger: Logger;
   /** min.insync.replicas of a topic (its override or the broker default). */
   minInsyncReplicas: (topic: string) => number;
@@ -81,7 +82,8 @@ export interface ReplicaManagerOptions {
   replicaLagTimeMaxMs: number;
   /** Where a leader is reached (inter-broker listener), from the metadata cache. */
   leaderEndpoint: (brokerId: number) => LeaderEndpoint | undefined;
-  isrManager: IsrManager;
+  /** Writes the leaders' ISR changes (IsrManager). */
+  isrManager: IsrWriter;
   /** Live brokers per the metadata cache: only their replicas hold back a DeleteRecords (default: all). */
   isBrokerAlive?: (brokerId: number) => boolean;
   /** False for a compact-only topic (`cleanup.policy` without delete): DeleteRecords is a POLICY_VIOLATION. */
@@ -100,10 +102,10 @@ export interface DeleteRecordsEntry {
  * Leadership changes arrive from the controller (LeaderAndIsr, StopReplica), writes from Produce,
  * reads from Fetch; acks=all produce and long-poll fetch park in purgatories keyed by partition.
  */
-export class ReplicaManager {
-  readonly #opts: ReplicaManagerOptions;
+export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends ReplicaLogManager<L> = ReplicaLogManager<L> & LogManager> {
+  readonly #opts: ReplicaManagerOptions<L, M>;
   readonly #log: Logger;
-  readonly #partitions = new Map<string, Partition>();
+  readonly #partitions = new Map<string, Partition<L>>();
   readonly producePurgatory = new DelayedOperationPurgatory<DelayedProduce>('Produce');
   readonly fetchPurgatory = new DelayedOperationPurgatory<DelayedFetch<FetchReadResult>>('Fetch');
   readonly deleteRecordsPurgatory = new DelayedOperationPurgatory<DelayedDeleteRecords>('DeleteRecords');
@@ -113,7 +115,7 @@ export class ReplicaManager {
   /** group coordinator: told after each LeaderAndIsr / StopReplica (loads and unloads __consumer_offsets partitions). */
   readonly leadershipListeners: ((change: LeadershipChange) => void)[] = [];
 
-  constructor(opts: ReplicaManagerOptions) {
+  constructor(opts: ReplicaManagerOptions<L, M>) {
     this.#opts = opts;
     this.#log = opts.logger;
     this.fetcherManager = new ReplicaFetcherManager(
@@ -128,41 +130,46 @@ export class ReplicaManager {
 
   /** Starts the ISR shrink check (every replica.lag.time.max.ms / 2, as Kafka). */
   startup(): void {
-    this.#isrTimer = setInterval(() => this.#maybeShrinkIsr(), Math.max(50, Math.floor(this.#opts.replicaLagTimeMaxMs / 2)));
+    this.#isrTimer = setInterval(() => this.maybeShrinkIsr(), Math.max(50, Math.floor(this.#opts.replicaLagTimeMaxMs / 2)));
     this.#isrTimer.unref();
   }
 
-  #maybeShrinkIsr(): void {
-    const now = Date.now();
-    for (const p of this.#partitions.values()) {
-      const out = p.outOfSyncReplicas(now, this.#opts.replicaLagTimeMaxMs);
-      if (out.length === 0) continue;
-      const newIsr = p.isr.filter((id) => !out.includes(id));
-      this.#log.info({ partition: p.key, outOfSync: out }, 'followers fell behind');
-      void this.#opts.isrManager.updateIsr(p, newIsr, 'shrink').then((ok) => {
-        if (ok) {
-          this.onHighWatermarkMaybeChanged(p);
-          // acks=all waiters must re-check min.insync.replicas against the smaller ISR.
-          this.producePurgatory.checkAndComplete(p.key);
-        }
-      });
-    }
+  /** Kafka's maybeShrinkIsr task; each partition starts its own ISR write and re-checks its waiters when it returns. */
+  maybeShrinkIsr(nowMs = Date.now()): void {
+    for (const p of this.#partitions.values()) p.maybeShrinkIsr(nowMs);
   }
 
   /** The logs under log.dirs (DescribeLogDirs reads them per dir). */
-  get logManager(): LogManager {
+  get logManager(): M {
     return this.#opts.logManager;
   }
 
-  getPartition(topic: string, partition: number): Partition | undefined {
+  getPartition(topic: string, partition: number): Partition<L> | undefined {
     return this.#partitions.get(partitionKey(topic, partition));
   }
 
-  allPartitions(): Partition[] {
+  allPartitions(): Partition<L>[] {
     return [...this.#partitions.values()];
   }
 
-  leaderPartitionOrError(topic: string, partition: number): Partition {
+  /** A partition's HW, ISR or leadership moved (Partition tells): its waiting requests re-check. */
+  readonly #onPartitionStateChange = (key: string): void => {
+    this.producePurgatory.checkAndComplete(key);
+    this.fetchPurgatory.checkAndComplete(key);
+    this.deleteRecordsPurgatory.checkAndComplete(key);
+  };
+
+  #newPartition(topic: string, partition: number): Partition<L> {
+    return new Partition<L>(topic, partition, {
+      localBrokerId: this.#opts.brokerId,
+      replicaLagTimeMaxMs: this.#opts.replicaLagTimeMaxMs,
+      isrWriter: this.#opts.isrManager,
+      onStateChange: this.#onPartitionStateChange,
+      logger: this.#log,
+    });
+  }
+
+  leaderPartitionOrError(topic: string, partition: number): Partition<L> {
     // KIP-112: a partition in a failed log dir is not served (clients refresh metadata and find the new leader).
     if (this.#opts.logManager.isPartitionOffline(topic, partition)) throw new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, `${topic}-${partition} is in an offline log dir`);
     const p = this.getPartition(topic, partition);
@@ -184,8 +191,8 @@ export class ReplicaManager {
     }
     this.controllerEpoch = controllerEpoch;
     const partitionErrors: { topic: string; partition: number; errorCode: number }[] = [];
-    const newFollowers: Partition[] = [];
-    const newLeaders: Partition[] = [];
+    const newFollowers: Partition<L>[] = [];
+    const newLeaders: Partition<L>[] = [];
     const now = Date.now();
     for (const s of states) {
       const key = partitionKey(s.topic, s.partition);
@@ -205,7 +212,7 @@ export class ReplicaManager {
         continue;
       }
       try {
-        if (!p) this.#partitions.set(key, (p = new Partition(s.topic, s.partition, this.#opts.brokerId)));
+        if (!p) this.#partitions.set(key, (p = this.#newPartition(s.topic, s.partition)));
         const log = this.#opts.logManager.getOrCreateLog(s.topic, s.partition, this.#opts.topicLogConfig(s.topic));
         if (s.leader === this.#opts.brokerId) {
           if (p.makeLeader(s, log, now)) this.#log.info({ partition: key, leaderEpoch: s.leaderEpoch, isr: s.isr }, 'became leader');
@@ -214,11 +221,8 @@ export class ReplicaManager {
           newFollowers.push(p);
           this.#log.info({ partition: key, leader: s.leader, leaderEpoch: s.leaderEpoch }, 'became follower');
         }
+        // Waiting requests saw the new leadership through the partition (a deposed leader answers NOT_LEADER).
         partitionErrors.push({ topic: s.topic, partition: s.partition, errorCode: ErrorCode.NONE });
-        // Waiting requests must see the new leadership (a deposed leader answers NOT_LEADER).
-        this.producePurgatory.checkAndComplete(key);
-        this.fetchPurgatory.checkAndComplete(key);
-        this.deleteRecordsPurgatory.checkAndComplete(key);
       } catch (err) {
         const code = err instanceof GregorError ? err.code : ErrorCode.KAFKA_STORAGE_ERROR;
         this.#log.error({ err, partition: key }, 'failed to apply leadership');
@@ -229,7 +233,7 @@ export class ReplicaManager {
     if (newLeaders.length > 0) this.fetcherManager.removeFetcherForPartitions(newLeaders);
     if (newFollowers.length > 0) {
       this.fetcherManager.removeFetcherForPartitions(newFollowers);
-      const byLeader = new Map<number, Partition[]>();
+      const byLeader = new Map<number, Partition<L>[]>();
       for (const p of newFollowers) {
         if (p.leaderReplicaId < 0) continue;
         let l = byLeader.get(p.leaderReplicaId);
@@ -257,13 +261,7 @@ export class ReplicaManager {
     this.fetcherManager.removeFetcherForPartitions(partitions);
     const partitionErrors = partitions.map(({ topic, partition }) => {
       const key = partitionKey(topic, partition);
-      const p = this.#partitions.get(key);
-      if (p) {
-        p.leaderReplicaId = -1;
-        this.producePurgatory.checkAndComplete(key);
-        this.fetchPurgatory.checkAndComplete(key);
-        this.deleteRecordsPurgatory.checkAndComplete(key);
-      }
+      this.#partitions.get(key)?.stopReplica(); // waiting requests answer NOT_LEADER
       if (deletePartitions) {
         this.#partitions.delete(key);
         try {
@@ -368,7 +366,7 @@ export class ReplicaManager {
     try {
       if (INTERNAL_TOPICS.has(e.topic)) throw new GregorError(ErrorCode.INVALID_TOPIC_EXCEPTION, `cannot delete records of internal topic ${e.topic}`);
       const p = this.leaderPartitionOrError(e.topic, e.partition);
-      const log = p.log as PartitionLog;
+      const log = p.log as L;
       if (this.#opts.deleteRecordsAllowed && !this.#opts.deleteRecordsAllowed(e.topic)) {
         throw new GregorError(ErrorCode.POLICY_VIOLATION, `records of ${p.key} cannot be deleted: its cleanup.policy has no delete`);
       }
@@ -385,35 +383,16 @@ export class ReplicaManager {
     return status;
   }
 
-  /** Called when the high watermark of a partition may have moved (follower fetch, ISR change). */
-  onHighWatermarkMaybeChanged(p: Partition): void {
-    if (p.maybeIncrementLeaderHighWatermark()) {
-      this.producePurgatory.checkAndComplete(p.key);
-      this.fetchPurgatory.checkAndComplete(p.key);
-    }
-  }
-
-  /** Reads for a consumer (up to the HW) or a follower (up to the LEO), waiting up to maxWaitMs for minBytes. */
+  /**
+   * Reads for a consumer (up to the HW) or a follower (up to the LEO), waiting up to maxWaitMs for minBytes. A
+   * follower's fetch offset is recorded only for partitions read without error (Kafka's updateFollowerFetchState
+   * after readFromLocalLog): a fenced epoch or an offset outside the log never counts toward the HW or the ISR.
+   */
   fetchMessages(params: FetchParams): Promise<FetchPartitionData[]> {
     const isFollower = params.replicaId >= 0;
-    if (isFollower) {
-      const now = Date.now();
-      for (const r of params.partitions) {
-        const p = this.getPartition(r.topic, r.partition);
-        if (p?.isLeader) {
-          p.updateFollowerFetchState(params.replicaId, r.fetchOffset, now, r.logStartOffset ?? -1);
-          this.onHighWatermarkMaybeChanged(p);
-          // The follower's log start may have reached what a DeleteRecords waits for.
-          this.deleteRecordsPurgatory.checkAndComplete(p.key);
-          if (p.canJoinIsr(params.replicaId)) {
-            const newIsr = [...p.isr, params.replicaId];
-            void this.#opts.isrManager.updateIsr(p, newIsr, 'expand').then((ok) => ok && this.onHighWatermarkMaybeChanged(p));
-          }
-        }
-      }
-    }
     const readAll = (): FetchReadResult => this.#readFromLocalLogs(params, isFollower);
     const first = readAll();
+    if (isFollower) this.#updateFollowerFetchState(params, first.partitions);
     if (params.maxWaitMs <= 0 || first.mustReturn || first.bytes >= params.minBytes || params.partitions.length === 0) {
       return Promise.resolve(first.partitions);
     }
@@ -447,7 +426,7 @@ export class ReplicaManager {
             `leader epoch ${r.currentLeaderEpoch} does not match ${p.leaderEpoch}`,
           );
         }
-        const log = p.log as PartitionLog;
+        const log = p.log as L;
         out.highWatermark = p.highWatermark;
         out.lastStableOffset = p.highWatermark;
         out.logStartOffset = p.logStartOffset;
@@ -478,6 +457,24 @@ export class ReplicaManager {
       return out;
     });
     return { bytes, mustReturn, partitions };
+  }
+
+  #updateFollowerFetchState(params: FetchParams, results: FetchPartitionData[]): void {
+    const now = Date.now();
+    params.partitions.forEach((r, i) => {
+      if (results[i]?.errorCode !== ErrorCode.NONE) return;
+      const p = this.getPartition(r.topic, r.partition);
+      const recorded = p?.updateFollowerFetchState(params.replicaId, { fetchOffset: r.fetchOffset, currentLeaderEpoch: r.currentLeaderEpoch, logStartOffset: r.logStartOffset ?? -1 }, now);
+      if (!recorded) {
+        this.#log.debug({ partition: `${r.topic}-${r.partition}`, replica: params.replicaId }, 'follower fetch not recorded: not an assigned replica of this leader');
+        return;
+      }
+      // The answer carries the HW this fetch may just have moved (Kafka's LogReadResult.updateLeaderReplicaInfo).
+      results[i]!.highWatermark = p!.highWatermark;
+      results[i]!.lastStableOffset = p!.highWatermark;
+      // The follower's log start may have reached what a DeleteRecords waits for.
+      this.deleteRecordsPurgatory.checkAndComplete(p!.key);
+    });
   }
 
   async shutdown(): Promise<void> {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '@gregor/common';
 import { buildBrokerConfig, propertiesFromEnv, propertiesFromOverrides } from './broker-config.js';
 import { parseProperties } from './properties.js';
+import { effectiveTopicConfig } from './topic-config.js';
 
 const base = () => new Map([['broker.id', '1'], ['zookeeper.connect', '127.0.0.1:2181']]);
 
@@ -23,6 +24,17 @@ describe('broker configuration', () => {
     expect(c.messageMaxBytes).toBe(1048588);
     expect(c.minInsyncReplicas).toBe(1);
     expect(c.uncleanLeaderElectionEnable).toBe(false);
+  });
+
+  it('log.flush.interval.* are the topics` flush.messages / flush.ms defaults; unset means never, checked every second', () => {
+    const never = buildBrokerConfig(base());
+    expect([never.logFlushIntervalMessages, never.logFlushIntervalMs, never.logFlushCheckIntervalMs]).toEqual([Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 1000]);
+    expect(effectiveTopicConfig(never, {}).log).toMatchObject({ flushMessages: Number.MAX_SAFE_INTEGER, flushMs: Number.MAX_SAFE_INTEGER });
+    const c = buildBrokerConfig(new Map([...base(), ['log.flush.interval.messages', '100'], ['log.flush.scheduler.interval.ms', '200']]));
+    // log.flush.interval.ms falls back to the scheduler interval, as in Kafka.
+    expect([c.logFlushIntervalMessages, c.logFlushIntervalMs, c.logFlushCheckIntervalMs]).toEqual([100, 200, 200]);
+    expect(effectiveTopicConfig(c, { 'flush.messages': '1', 'flush.ms': '50' }).log).toMatchObject({ flushMessages: 1, flushMs: 50 });
+    expect(() => buildBrokerConfig(new Map([...base(), ['log.flush.interval.messages', '0']]))).toThrow(ConfigError);
   });
 
   it('env overrides file, flags override env', () => {

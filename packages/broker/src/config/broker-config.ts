@@ -98,6 +98,9 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'log.roll.hours', type: 'int', default: 168, doc: 'Max segment age before a roll, in hours.' },
   { name: 'log.roll.ms', type: 'long', default: null, doc: 'Max segment age before a roll (overrides hours).' },
   { name: 'log.segment.delete.delay.ms', type: 'long', default: 60000, doc: 'Delay before deleted segment files are removed.' },
+  { name: 'log.flush.interval.messages', type: 'long', default: null, doc: 'fsync a log once this many messages are unflushed, before the append is answered (topic default of flush.messages). Unset = never (Kafka: Long.MAX_VALUE); durability comes from replication.', validate: atLeast(1) as never },
+  { name: 'log.flush.interval.ms', type: 'long', default: null, doc: 'fsync a log with unflushed messages once its last flush is this old (topic default of flush.ms); unset = log.flush.scheduler.interval.ms.' },
+  { name: 'log.flush.scheduler.interval.ms', type: 'long', default: null, doc: 'How often logs are checked against flush.ms. Unset = never (Kafka: Long.MAX_VALUE), but gregor checks at least every second, so a topic flush.ms is honoured even then.' },
   { name: 'log.message.timestamp.type', type: 'string', default: 'CreateTime', doc: 'CreateTime keeps producers\' timestamps; LogAppendTime stamps batches with the leader\'s clock.', validate: oneOf('CreateTime', 'LogAppendTime') as never },
   { name: 'log.message.timestamp.difference.max.ms', type: 'long', default: Number.MAX_SAFE_INTEGER, doc: 'CreateTime records further than this from the leader\'s clock are refused with INVALID_TIMESTAMP.', validate: atLeast(0) as never },
   { name: 'log.flush.offset.checkpoint.interval.ms', type: 'int', default: 60000, doc: 'How often recovery points are written.' },
@@ -117,7 +120,7 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   ...[
     'num.network.threads', 'num.io.threads', 'socket.send.buffer.bytes', 'socket.receive.buffer.bytes',
     'num.recovery.threads.per.data.dir', 'transaction.state.log.replication.factor', 'transaction.state.log.min.isr',
-    'num.replica.fetchers', 'log.flush.interval.messages', 'log.flush.interval.ms',
+    'num.replica.fetchers',
     'background.threads', 'compression.type', 'zookeeper.set.acl', 'log.message.format.version',
     'inter.broker.protocol.version',
   ].map((name) => ({ name, type: 'string' as const, default: null, doc: 'Accepted for compatibility; no effect.', compat: true })),
@@ -211,6 +214,12 @@ export interface BrokerConfig {
   logRollMs: number;
   logSegmentDeleteDelayMs: number;
   logFlushOffsetCheckpointIntervalMs: number;
+  /** log.flush.interval.messages (flush.messages default). */
+  logFlushIntervalMessages: number;
+  /** log.flush.interval.ms, else log.flush.scheduler.interval.ms (flush.ms default). */
+  logFlushIntervalMs: number;
+  /** How often the log manager checks flush.ms: log.flush.scheduler.interval.ms, at most 1 s, at most log.flush.interval.ms. */
+  logFlushCheckIntervalMs: number;
   logCleanupPolicy: string[];
   logMessageTimestampType: 'CreateTime' | 'LogAppendTime';
   logMessageTimestampDifferenceMaxMs: number;
@@ -303,6 +312,9 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
   const logDirs = get<string[] | null>('log.dirs') ?? [get<string>('log.dir')];
   if (logDirs.length === 0) throw new ConfigError('log.dirs must name at least one directory');
 
+  const never = Number.MAX_SAFE_INTEGER;
+  const flushSchedulerMs = get<number | null>('log.flush.scheduler.interval.ms') ?? never;
+  const flushMs = get<number | null>('log.flush.interval.ms') ?? flushSchedulerMs;
   const retentionMs =
     get<number | null>('log.retention.ms') ??
     (get<number | null>('log.retention.minutes') !== null ? get<number>('log.retention.minutes') * 60_000 : get<number>('log.retention.hours') * HOUR);
@@ -369,6 +381,9 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     logRollMs: get<number | null>('log.roll.ms') ?? get<number>('log.roll.hours') * HOUR,
     logSegmentDeleteDelayMs: get('log.segment.delete.delay.ms'),
     logFlushOffsetCheckpointIntervalMs: get('log.flush.offset.checkpoint.interval.ms'),
+    logFlushIntervalMessages: get<number | null>('log.flush.interval.messages') ?? never,
+    logFlushIntervalMs: flushMs,
+    logFlushCheckIntervalMs: Math.max(1, Math.min(flushSchedulerMs, flushMs, 1000)),
     logCleanupPolicy: cleanup,
     logMessageTimestampType: get('log.message.timestamp.type'),
     logMessageTimestampDifferenceMaxMs: get('log.message.timestamp.difference.max.ms'),

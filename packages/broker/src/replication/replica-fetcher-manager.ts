@@ -1,6 +1,7 @@
 import type { Logger } from '@gregor/common';
-import type { ClientSecurity, PartitionFetchState } from '@gregor/client';
+import type { ClientSecurity, Connection, FetcherSource, PartitionFetchState } from '@gregor/client';
 import type { Partition } from '../cluster/partition.js';
+import type { ReplicaLog } from '../cluster/replica-log.js';
 import { ReplicaFetcherThread } from './replica-fetcher-thread.js';
 
 export interface LeaderEndpoint {
@@ -18,6 +19,8 @@ export interface ReplicaFetcherConfig {
   requestTimeoutMs: number;
   /** TLS/SASL towards leaders' inter-broker listeners. */
   security?: ClientSecurity;
+  /** Opens a connection to a leader; default TCP (unit tests pass in-memory leaders). */
+  connect?: (leader: FetcherSource) => Connection;
 }
 
 /**
@@ -28,18 +31,18 @@ export class ReplicaFetcherManager {
   readonly #cfg: ReplicaFetcherConfig;
   readonly #log: Logger;
   readonly #fetchers = new Map<number, ReplicaFetcherThread>();
-  readonly #lookup: (topic: string, partition: number) => Partition | undefined;
-  readonly #onAppended: (p: Partition) => void;
-  readonly #onLogStartOffsetIncremented: (p: Partition) => void;
+  readonly #lookup: (topic: string, partition: number) => Partition<ReplicaLog> | undefined;
+  readonly #onAppended: (p: Partition<ReplicaLog>) => void;
+  readonly #onLogStartOffsetIncremented: (p: Partition<ReplicaLog>) => void;
   readonly #retryTimers = new Set<NodeJS.Timeout>();
   #stopped = false;
 
   constructor(
     cfg: ReplicaFetcherConfig,
     log: Logger,
-    lookup: (topic: string, partition: number) => Partition | undefined,
-    onAppended: (p: Partition) => void,
-    onLogStartOffsetIncremented: (p: Partition) => void = () => {},
+    lookup: (topic: string, partition: number) => Partition<ReplicaLog> | undefined,
+    onAppended: (p: Partition<ReplicaLog>) => void,
+    onLogStartOffsetIncremented: (p: Partition<ReplicaLog>) => void = () => {},
   ) {
     this.#cfg = cfg;
     this.#log = log;
@@ -49,7 +52,7 @@ export class ReplicaFetcherManager {
   }
 
   /** Starts following `partitions` from `leader`, truncating first (KIP-101). */
-  addFetcherForPartitions(leader: LeaderEndpoint, partitions: Partition[]): void {
+  addFetcherForPartitions(leader: LeaderEndpoint, partitions: Partition<ReplicaLog>[]): void {
     if (this.#stopped) return;
     let fetcher = this.#fetchers.get(leader.brokerId);
     if (fetcher && (fetcher.opts.source.host !== leader.host || fetcher.opts.source.port !== leader.port)) {
@@ -62,6 +65,7 @@ export class ReplicaFetcherManager {
           name: `ReplicaFetcherThread-0-${leader.brokerId}`,
           source: leader,
           clientId: `broker-${this.#cfg.brokerId}-fetcher-0`,
+          connect: this.#cfg.connect,
           replicaId: this.#cfg.brokerId,
           maxWaitMs: this.#cfg.maxWaitMs,
           minBytes: this.#cfg.minBytes,
@@ -94,7 +98,7 @@ export class ReplicaFetcherManager {
       this.#retryTimers.delete(timer);
       const still = states
         .map((s) => this.#lookup(s.topic, s.partition))
-        .filter((p): p is Partition => !!p && !p.isLeader && p.leaderReplicaId === leader.brokerId && p.leaderEpoch === states.find((s) => s.topic === p.topic && s.partition === p.partition)!.currentLeaderEpoch);
+        .filter((p): p is Partition<ReplicaLog> => !!p && !p.isLeader && p.leaderReplicaId === leader.brokerId && p.leaderEpoch === states.find((s) => s.topic === p.topic && s.partition === p.partition)!.currentLeaderEpoch);
       if (still.length > 0) this.addFetcherForPartitions(leader, still);
     }, this.#cfg.backoffMs);
     this.#retryTimers.add(timer);

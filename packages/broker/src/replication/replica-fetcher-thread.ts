@@ -1,14 +1,15 @@
 import { ErrorCode, errorName } from '@gregor/common';
 import { AbstractFetcherThread, type Connection, type FetcherOptions, type PartitionFetchState } from '@gregor/client';
 import { forEachBatch, ListOffsets, OffsetsForLeaderEpoch, type FetchablePartitionResponse } from '@gregor/protocol';
-import type { Partition } from '../cluster/partition.js';
+import type { FetchingFrom, Partition } from '../cluster/partition.js';
+import type { ReplicaLog } from '../cluster/replica-log.js';
 
 export interface ReplicaFetcherHooks {
-  partition(topic: string, partition: number): Partition | undefined;
+  partition(topic: string, partition: number): Partition<ReplicaLog> | undefined;
   /** Data was appended: wake waiting fetches and HW-dependent operations. */
-  onAppended(p: Partition): void;
+  onAppended(p: Partition<ReplicaLog>): void;
   /** The follower raised its log start offset to the leader's (DeleteRecords or retention on the leader). */
-  onLogStartOffsetIncremented(p: Partition): void;
+  onLogStartOffsetIncremented(p: Partition<ReplicaLog>): void;
   /** The source could not serve these partitions; retry later. */
   onPartitionsFailed(states: PartitionFetchState[], errorCode: number): void;
 }
@@ -19,6 +20,9 @@ const key = (topic: string, partition: number) => `${topic}-${partition}`;
  * A follower's fetch loop against one leader (Kafka's ReplicaFetcherThread): appends what the leader
  * has, keeps the follower's high watermark one round-trip behind the leader's, and truncates with
  * OffsetsForLeaderEpoch (KIP-101/279) before fetching so divergent records never survive.
+ * Every answer is about the leader's log in the leader epoch the request named; between sending it and
+ * acting on it this broker may have been made leader, or follower of another epoch. So the log is only
+ * changed through the Partition, which refuses unless this broker still follows that leader in that epoch.
  */
 export class ReplicaFetcherThread extends AbstractFetcherThread {
   readonly #hooks: ReplicaFetcherHooks;
@@ -28,27 +32,35 @@ export class ReplicaFetcherThread extends AbstractFetcherThread {
     this.#hooks = hooks;
   }
 
+  #from(state: PartitionFetchState): FetchingFrom {
+    return { leader: this.opts.source.brokerId, leaderEpoch: state.currentLeaderEpoch };
+  }
+
+  /** The fetch state is still the one a request was made for (not removed, nor re-added for another epoch). */
+  #stillFetching(state: PartitionFetchState): boolean {
+    const current = this.fetchState(state.topic, state.partition);
+    return !!current && current.currentLeaderEpoch === state.currentLeaderEpoch;
+  }
+
+  #dropped(state: PartitionFetchState, what: string): void {
+    const p = this.#hooks.partition(state.topic, state.partition);
+    this.log.info(
+      { partition: key(state.topic, state.partition), fetchedFrom: this.#from(state), leader: p?.leaderReplicaId, leaderEpoch: p?.leaderEpoch },
+      `${what} answer dropped: this broker no longer follows that leader in that epoch`,
+    );
+  }
+
   protected processPartitionData(state: PartitionFetchState, data: FetchablePartitionResponse): number {
     const p = this.#hooks.partition(state.topic, state.partition);
-    if (!p || !p.log || p.isLeader) return state.fetchOffset;
-    const log = p.log;
+    if (!p) return state.fetchOffset;
     const records = data.recordSet;
-    if (records && records.length > 0) {
-      // A response may end with a partial batch; append only whole ones.
-      const complete = forEachBatch(records, () => {}, { allowPartialTail: true });
-      if (complete > 0) log.appendAsFollower(records.subarray(0, complete));
-    }
-    // Follower HW = min(leader HW, own LEO): one round-trip behind the leader.
-    const hw = Math.min(data.highWatermark, log.logEndOffset);
-    if (hw > log.highWatermark) log.highWatermark = hw;
-    // Followers follow the leader's log start (Kafka: log.maybeIncrementLogStartOffset(leaderLogStartOffset)); it
-    // cannot pass our HW, since we fetched at or above it, but the bound keeps a stray answer from failing the fetch.
-    const leaderLogStart = data.logStartOffset ?? -1;
-    if (leaderLogStart > log.logStartOffset && log.maybeIncrementLogStartOffset(Math.min(leaderLogStart, log.highWatermark))) {
-      this.#hooks.onLogStartOffsetIncremented(p);
-    }
+    // A response may end with a partial batch; append only whole ones.
+    const complete = records && records.length > 0 ? forEachBatch(records, () => {}, { allowPartialTail: true }) : 0;
+    const result = p.appendRecordsAsFollower(complete > 0 ? records!.subarray(0, complete) : null, data.highWatermark, data.logStartOffset ?? -1, this.#from(state));
+    if (!result) return state.fetchOffset;
+    if (result.logStartOffsetMoved) this.#hooks.onLogStartOffsetIncremented(p);
     this.#hooks.onAppended(p);
-    return log.logEndOffset;
+    return p.logEndOffset;
   }
 
   /** Sent as the Fetch's log_start_offset, so the leader knows our low watermark for DeleteRecords. */
@@ -56,21 +68,40 @@ export class ReplicaFetcherThread extends AbstractFetcherThread {
     return this.#hooks.partition(state.topic, state.partition)?.log?.logStartOffset ?? -1;
   }
 
+  /**
+   * OFFSET_OUT_OF_RANGE (Kafka's fetchOffsetAndTruncate). Leader's LEO below ours: only after an unclean election;
+   * keep the leader's history by truncating to its LEO. Else our LEO is below the leader's log start only if
+   * retention or DeleteRecords removed what we need: then, and only then, start the log over at the leader's log
+   * start. Otherwise keep the log and fetch again from our LEO.
+   */
   protected async handleOffsetOutOfRange(state: PartitionFetchState, connection: Connection): Promise<number> {
     const p = this.#hooks.partition(state.topic, state.partition);
-    if (!p?.log) return state.fetchOffset;
+    const from = this.#from(state);
+    if (!p?.isFollowing(from)) return state.fetchOffset;
     const leaderEnd = await this.#leaderOffset(connection, state, -1);
-    if (leaderEnd < state.fetchOffset) {
-      // We are ahead of the leader: only possible after an unclean election. Keep the leader's history.
-      this.log.error({ partition: key(state.topic, state.partition), leaderEnd, ours: state.fetchOffset }, 'follower ahead of leader: truncating (unclean leader election)');
-      p.log.truncateTo(leaderEnd);
-      return p.log.logEndOffset;
+    if (!this.#stillFetching(state) || !p.isFollowing(from)) {
+      this.#dropped(state, 'ListOffsets(latest)');
+      return state.fetchOffset;
     }
-    // We are behind the leader's log start (retention removed what we need): start over there.
+    const replicaEnd = p.logEndOffset;
+    if (leaderEnd < replicaEnd) {
+      this.log.error({ partition: key(state.topic, state.partition), leaderEnd, replicaEnd }, 'follower ahead of leader: truncating to its log end (unclean leader election)');
+      p.truncateTo(leaderEnd, from);
+      return p.logEndOffset;
+    }
     const leaderStart = await this.#leaderOffset(connection, state, -2);
-    this.log.warn({ partition: key(state.topic, state.partition), leaderStart }, 'follower behind the leader log start: restarting from it');
-    p.log.truncateFullyAndStartAt(leaderStart);
-    return leaderStart;
+    if (!this.#stillFetching(state) || !p.isFollowing(from)) {
+      this.#dropped(state, 'ListOffsets(earliest)');
+      return state.fetchOffset;
+    }
+    const ours = p.logEndOffset;
+    if (leaderStart > ours) {
+      this.log.warn({ partition: key(state.topic, state.partition), leaderStart, replicaEnd: ours }, 'follower behind the leader log start: restarting the log there');
+      p.truncateFullyAndStartAt(leaderStart, from);
+      return leaderStart;
+    }
+    this.log.warn({ partition: key(state.topic, state.partition), leaderStart, leaderEnd, replicaEnd: ours }, 'fetch offset out of range, but our log end is inside the leader log: fetching again from it');
+    return ours;
   }
 
   async #leaderOffset(connection: Connection, state: PartitionFetchState, timestamp: number): Promise<number> {
@@ -88,17 +119,18 @@ export class ReplicaFetcherThread extends AbstractFetcherThread {
    * KIP-101/279 truncation: ask the leader where our latest epoch ends on its side and cut our log
    * there, so records written by a leader of an epoch the new leader never saw are removed, and
    * nothing the leader has is lost. Without any epoch history we fall back to our high watermark.
+   * An answer that comes back after this broker stopped following that leader epoch is dropped.
    */
   protected override async truncate(states: PartitionFetchState[], connection: Connection): Promise<Map<string, number>> {
     const out = new Map<string, number>();
-    const withEpochs: { state: PartitionFetchState; p: Partition; epoch: number }[] = [];
+    const withEpochs: { state: PartitionFetchState; p: Partition<ReplicaLog>; epoch: number }[] = [];
     for (const state of states) {
       const p = this.#hooks.partition(state.topic, state.partition);
-      if (!p?.log) continue;
+      if (!p?.log || !p.isFollowing(this.#from(state))) continue;
       const epoch = p.log.leaderEpochCache.latestEpoch;
       if (epoch < 0) {
-        p.log.truncateTo(p.log.highWatermark);
-        out.set(key(state.topic, state.partition), p.log.logEndOffset);
+        p.truncateTo(p.highWatermark, this.#from(state));
+        out.set(key(state.topic, state.partition), p.logEndOffset);
       } else {
         withEpochs.push({ state, p, epoch });
       }
@@ -121,11 +153,17 @@ export class ReplicaFetcherThread extends AbstractFetcherThread {
       for (const r of t.partitions) {
         const e = withEpochs.find((x) => x.state.topic === t.topic && x.state.partition === r.partition);
         if (!e) continue;
-        const log = e.p.log!;
         if (r.errorCode !== ErrorCode.NONE) {
           this.log.debug({ partition: key(t.topic, r.partition), error: errorName(r.errorCode) }, 'OffsetsForLeaderEpoch failed; will retry');
           continue;
         }
+        const from = this.#from(e.state);
+        // Re-checked now, after the round trip: a promotion or a new epoch meanwhile makes this answer stale.
+        if (!this.#stillFetching(e.state) || !e.p.isFollowing(from)) {
+          this.#dropped(e.state, 'OffsetsForLeaderEpoch');
+          continue;
+        }
+        const log = e.p.log!;
         let truncateTo: number;
         if (r.endOffset < 0) {
           truncateTo = log.highWatermark; // the leader knows no epochs: pre-KIP-101 behaviour
@@ -137,8 +175,8 @@ export class ReplicaFetcherThread extends AbstractFetcherThread {
         }
         truncateTo = Math.min(truncateTo, log.logEndOffset);
         if (truncateTo < log.logEndOffset) {
-          this.log.info({ partition: key(t.topic, r.partition), from: log.logEndOffset, to: truncateTo }, 'truncating follower log');
-          log.truncateTo(truncateTo);
+          this.log.info({ partition: key(t.topic, r.partition), from: log.logEndOffset, to: truncateTo, leaderEpoch: e.state.currentLeaderEpoch }, 'truncating follower log');
+          e.p.truncateTo(truncateTo, from);
         }
         out.set(key(t.topic, r.partition), log.logEndOffset);
       }
