@@ -159,15 +159,13 @@ describe('Jepsen scenarios: broker processes under kill -9, SIGSTOP, full disk a
   }, 600_000);
 
   /*
-   * KNOWN GAP (issue 11, "A full or failing disk (KIP-112)"; the broker side is another change): the leader
-   * whose only log dir is full keeps its leadership and answers every produce with an error until the disk
-   * is freed, so its partition takes no write for the whole fault (10 s held here; in the issue's manual
-   * run more than 50 s). Kafka marks the dir offline, tells the controller through
-   * /log_dir_event_notification, and the controller moves leadership to an in-sync replica within
-   * seconds: acks would resume within the session timeout + 2 s. Turn this into `it` once that lands.
+   * KIP-112: the leader whose only log dir fills marks the dir offline, tells the controller through
+   * /log_dir_event_notification (and halts, having no dir left), and the controller moves leadership to an
+   * in-sync replica: acks resume within the session timeout + 2 s.
    */
-  it.fails('KNOWN GAP: acks on the partition led by the broker with the full disk resume within session timeout + 2 s', () => {
-    if (!diskRun) return; // the scenario above did not run: let it.fails report this test as not failing
+  it('acks on the partition led by the broker with the full disk resume within session timeout + 2 s', () => {
+    expect(diskRun, 'the scenario above ran').toBeDefined();
+    if (!diskRun) return;
     const fault = diskRun.result.faults.find((f) => f.fault === 'disk-full')!;
     expect(fault.worstPartitionAckGapMs, `history: ${diskRun.dir}`).toBeLessThanOrEqual(SESSION_MS + 2000);
   });

@@ -7,11 +7,11 @@ import { Partition } from './partition.js';
 const LAG_MS = 10_000;
 
 /** Broker 1 leads t-0 (replicas 1, 2, 3) in leader epoch 5 with the given ISR; a clock and ZooKeeper under test control. */
-function leader(isr: number[], records = 10) {
+function leader(isr: number[], records = 10, isBrokerAlive?: (id: number) => boolean) {
   const clock = { now: 1_000_000 };
   const zk = new DeferredIsrWriter();
   const changes: string[] = [];
-  const p = new Partition<InMemoryLog>('t', 0, { localBrokerId: 1, replicaLagTimeMaxMs: LAG_MS, isrWriter: zk, time: () => clock.now, onStateChange: (k) => changes.push(k) });
+  const p = new Partition<InMemoryLog>('t', 0, { localBrokerId: 1, replicaLagTimeMaxMs: LAG_MS, isrWriter: zk, time: () => clock.now, onStateChange: (k) => changes.push(k), ...(isBrokerAlive ? { isBrokerAlive } : {}) });
   const log = new InMemoryLog('t', 0);
   p.makeLeader({ controllerEpoch: 1, leader: 1, leaderEpoch: 5, isr, zkVersion: 7, replicas: [1, 2, 3] }, log);
   if (records > 0) p.appendRecordsToLeader(batchOf(records), 1, 1);
@@ -20,6 +20,16 @@ function leader(isr: number[], records = 10) {
 }
 
 describe('Partition: ISR expansion and the high watermark (KIP-497 maximal ISR)', () => {
+  it('a caught-up follower that is not registered (its ZooKeeper session expired) does not join the ISR until it is', () => {
+    const alive = new Set([1, 2]);
+    const { zk, fetch } = leader([1, 2], 10, (id) => alive.has(id));
+    fetch(3, 10);
+    expect(zk.pending).toHaveLength(0);
+    alive.add(3);
+    fetch(3, 10);
+    expect(zk.only().write).toMatchObject({ isr: [1, 2, 3], change: 'expand' });
+  });
+
   it('while an expansion is being written, the HW waits for the joining follower, even after it stops fetching', async () => {
     const { p, zk, clock, fetch } = leader([1, 2]);
     fetch(2, 10);

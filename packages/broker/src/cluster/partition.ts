@@ -60,6 +60,12 @@ export interface PartitionOptions {
   isrWriter: IsrWriter;
   /** The HW, the ISR or the leadership moved: waiting produce / fetch / DeleteRecords of `key` re-check (Kafka's DelayedOperations). */
   onStateChange?: (key: string) => void;
+  /**
+   * Is the broker registered (alive in this broker's metadata)? Only such followers join the ISR: a broker whose
+   * ZooKeeper session expired may still fetch, but the controller no longer counts it (Kafka 3.x's ISR eligibility).
+   * Default: every broker.
+   */
+  isBrokerAlive?: (brokerId: number) => boolean;
   logger?: Logger;
   time?: () => number;
 }
@@ -311,6 +317,7 @@ export class Partition<L extends ReplicaLog = PartitionLog> {
     const current = this.#isrState;
     if (current.kind !== 'committed' || current.isr.includes(r.brokerId) || !this.#assignedReplicas.includes(r.brokerId)) return;
     if (r.logEndOffset < this.highWatermark || r.logEndOffset < this.#leaderEpochStartOffset) return;
+    if (this.#opts.isBrokerAlive && !this.#opts.isBrokerAlive(r.brokerId)) return;
     // From now on the HW waits for this follower too, whatever ZooKeeper answers, until the answer is known.
     this.#sendIsrUpdate({ kind: 'pendingExpand', isr: current.isr, newInSyncReplicaId: r.brokerId }, [...current.isr, r.brokerId]);
   }

@@ -165,6 +165,7 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
       replicaLagTimeMaxMs: this.#opts.replicaLagTimeMaxMs,
       isrWriter: this.#opts.isrManager,
       onStateChange: this.#onPartitionStateChange,
+      isBrokerAlive: (id) => this.#isBrokerAlive(id),
       logger: this.#log,
     });
   }
