@@ -105,26 +105,27 @@ describe('cluster reads for the console', () => {
     expect((await get(0, `${url}?all=yes`)).json().error.code).toBe('GREGOR_ERR_VALIDATION');
   });
 
-  it('GET records: from a time, by key (exact or contains, bounded scan), as base64', async () => {
+  it('GET records: from a time, by key (exact or contains, bounded scan), as base64 (record contents need the token)', async () => {
     const url = `/v1/topics/${TOPIC}/partitions/0/records`;
-    const fromTime = (await get(1, `${url}?timestamp=${producedAt + 10}`)).json();
+    expect((await get(1, `${url}?offset=0`)).statusCode).toBe(401);
+    const fromTime = (await get(1, `${url}?timestamp=${producedAt + 10}`, auth)).json();
     expect(fromTime).toMatchObject({ startOffset: 10, records: [{ offset: 10, key: 'late' }] });
-    const future = (await get(1, `${url}?timestamp=${Date.now() + 3_600_000}`)).json();
+    const future = (await get(1, `${url}?timestamp=${Date.now() + 3_600_000}`, auth)).json();
     expect(future).toMatchObject({ startOffset: 11, nextOffset: 11, records: [] });
-    const byKey = (await get(1, `${url}?key=k1&limit=100`)).json();
+    const byKey = (await get(1, `${url}?key=k1&limit=100`, auth)).json();
     expect(byKey.records.map((r: { offset: number }) => r.offset)).toEqual([1, 4, 7]);
     expect(byKey).toMatchObject({ scanned: 11, nextOffset: 11 });
-    const contains = (await get(1, `${url}?key=k&keyMatch=contains&limit=100`)).json();
+    const contains = (await get(1, `${url}?key=k&keyMatch=contains&limit=100`, auth)).json();
     expect(contains.records).toHaveLength(10);
-    const bounded = (await get(1, `${url}?key=k2&maxScan=4`)).json();
+    const bounded = (await get(1, `${url}?key=k2&maxScan=4`, auth)).json();
     expect(bounded).toMatchObject({ scanned: 4, nextOffset: 4, records: [{ offset: 2 }] });
-    const next = (await get(1, `${url}?key=k2&offset=${bounded.nextOffset}&limit=1`)).json();
+    const next = (await get(1, `${url}?key=k2&offset=${bounded.nextOffset}&limit=1`, auth)).json();
     expect(next.records.map((r: { offset: number }) => r.offset)).toEqual([5]);
-    const raw = (await get(1, `${url}?offset=10&encoding=base64`)).json();
+    const raw = (await get(1, `${url}?offset=10&encoding=base64`, auth)).json();
     expect(raw).toMatchObject({ encoding: 'base64', records: [{ key: Buffer.from('late').toString('base64'), value: Buffer.from([0, 1, 2, 255]).toString('base64') }] });
-    const headers = (await get(1, `${url}?offset=3&limit=1&encoding=base64`)).json().records[0].headers;
+    const headers = (await get(1, `${url}?offset=3&limit=1&encoding=base64`, auth)).json().records[0].headers;
     expect(headers).toEqual({ n: Buffer.from('3').toString('base64') });
-    const both = await get(1, `${url}?offset=1&timestamp=1`);
+    const both = await get(1, `${url}?offset=1&timestamp=1`, auth);
     expect([both.statusCode, both.json().error.code]).toEqual([400, 'GREGOR_ERR_INVALID_REQUEST']);
   });
 
