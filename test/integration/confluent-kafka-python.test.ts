@@ -12,7 +12,7 @@ describe('python3-confluent-kafka against one broker', () => {
   let broker: TestBroker;
   beforeAll(async () => {
     zk = await startZooKeeper();
-    broker = await startBroker(zk, 1, { 'offsets.topic.num.partitions': '3', 'group.initial.rebalance.delay.ms': '0' });
+    broker = await startBroker(zk, 1, { 'offsets.topic.num.partitions': '3', 'offsets.topic.replication.factor': '1', 'group.initial.rebalance.delay.ms': '0' });
   });
   afterAll(async () => {
     await broker?.stop();

@@ -16,7 +16,7 @@ describe('Sarama (Go) against one broker', () => {
   beforeAll(async () => {
     saramaBinary(); // the first build takes a minute or two
     zk = await startZooKeeper();
-    broker = await startBroker(zk, 1, { 'num.partitions': '3' });
+    broker = await startBroker(zk, 1, { 'num.partitions': '3', 'offsets.topic.replication.factor': '1' });
   }, 600_000);
   afterAll(async () => {
     await broker?.stop();

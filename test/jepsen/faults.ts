@@ -193,7 +193,7 @@ export function diskFull(brokerId: number, dir: string): Fault {
 
 /**
  * A rolling restart (SIGTERM, controlled shutdown, start; one broker at a time) while a partition
- * reassignment is in progress: the reassignment is written to /admin/reassign_partitions right after the
+ * reassignment is in progress: the reassignment is written to /admin/reassign_partitions right before the
  * first broker, one of the new replicas, is told to stop, so it cannot complete before that restart.
  * Healed when the restart is done and the reassignment has completed.
  */
@@ -210,12 +210,14 @@ export function rollingRestartDuringReassignment(target: number[][], order: numb
             for (const [i, id] of order.entries()) {
               const pending = (await zk.exists('/admin/reassign_partitions')) !== null;
               ctx.history.note(`restarting broker ${id}${i > 0 ? `; reassignment ${pending ? 'still in progress' : 'done'}` : ''}`);
-              const restarting = ctx.cluster.restart(id);
               if (i === 0) {
+                // Written before the first broker (a new replica) is told to stop: ZooKeeper delivers the
+                // controller's watches in zxid order, so the move is seen while that broker is registered (the
+                // controller drops moves onto brokers that are not live) and cannot finish before its restart.
                 await zk.create('/admin/reassign_partitions', encodeReassignment(target.map((replicas, partition) => ({ topic: ctx.topic, partition, replicas }))));
                 ctx.history.note('reassignment written to /admin/reassign_partitions');
               }
-              await restarting;
+              await ctx.cluster.restart(id);
             }
           })();
           // Surface a failed restart at heal time, not as an unhandled rejection.
