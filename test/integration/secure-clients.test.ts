@@ -156,8 +156,10 @@ describe('secured listeners with kcat and kafkajs (SASL_SSL, SSL, ACLs)', () => 
 
   it('kcat with a wrong password or an unknown user gets a clear authentication error', async () => {
     for (const args of [scramArgs('alice', 'wrong'), scramArgs('mallory', 'x'), plainArgs('bob', 'wrong')]) {
-      const r = await kcat([...args, '-L', '-m', '5'], undefined, 30_000, { allowCodes: [1] });
-      expect(r.code).toBe(1);
+      // kcat 1.7/librdkafka 2.0.2 sometimes segfaults while tearing down after the broker refused it (seen in
+      // CI once in ~20 runs); the broker's part is the refusal it printed, so that crash is allowed.
+      const r = await kcat([...args, '-L', '-m', '5'], undefined, 30_000, { allowCodes: [1], allowSignals: ['SIGSEGV'] });
+      expect(r.code === 1 || r.signal === 'SIGSEGV').toBe(true);
       expect(r.stderr).toMatch(/Authentication failed/i);
     }
   });
