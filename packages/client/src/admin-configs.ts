@@ -1,8 +1,7 @@
 import { ErrorCode, errorName, KafkaProtocolError } from '@gregor/common';
 import { AlterConfigOpType, AlterConfigs, ConfigResourceType, ConfigSource, DescribeConfigs, IncrementalAlterConfigs, type AlterConfigsResponse, type ApiDefinition } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
-import type { SendOptions } from './connection.js';
-import { retry } from './retry.js';
+import { retry, type SendOptions } from '@gregor/net';
 
 /** What a config belongs to: a topic, or a broker by id ("" = the cluster-wide default, kafka-configs --entity-default). */
 export interface ConfigResource {

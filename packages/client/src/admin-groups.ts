@@ -3,7 +3,7 @@ import { DeleteGroups, DescribeGroups, ListGroups, OffsetCommit, OffsetFetch, ty
 import type { KafkaClient } from './cluster.js';
 import { CONSUMER_PROTOCOL_TYPE, decodeAssignment } from './consumer-protocol.js';
 import { COORDINATOR_ERRORS, findGroupCoordinator } from './group-coordinator-lookup.js';
-import { retry } from './retry.js';
+import { retry } from '@gregor/net';
 
 /** Broker-side consumer groups (the group coordinator, offsets in __consumer_offsets), as Kafka's AdminClient sees them. */
 

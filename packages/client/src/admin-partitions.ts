@@ -1,7 +1,7 @@
 import { ErrorCode, errorName, GregorError, KafkaProtocolError } from '@gregor/common';
 import { AlterPartitionReassignments, DeleteRecords, ElectionType, ElectLeaders, ListPartitionReassignments } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
-import { retry } from './retry.js';
+import { retry } from '@gregor/net';
 
 export interface TopicPartitionRef {
   topic: string;

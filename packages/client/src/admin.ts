@@ -15,7 +15,7 @@ import {
   type TopicPartitionRef,
 } from './admin-partitions.js';
 import { listOffsets, type OffsetQuery, type PartitionOffset } from './offsets.js';
-import { retry } from './retry.js';
+import { retry } from '@gregor/net';
 
 export interface NewTopic {
   name: string;

@@ -5,7 +5,7 @@ import { Metadata } from '@gregor/protocol';
 import { FakeCluster } from '../test/fake-cluster.js';
 import { KafkaClient } from './cluster.js';
 import { parseBrokerList } from './config.js';
-import { ClientClosedError } from './errors.js';
+import { ClientClosedError } from '@gregor/net';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

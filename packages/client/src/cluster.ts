@@ -1,9 +1,7 @@
 import { ErrorCode, GregorError, KafkaProtocolError, silentLogger, type Logger } from '@gregor/common';
 import { Metadata, type ApiDefinition, type MetadataRequest, type MetadataResponse } from '@gregor/protocol';
 import { parseBrokerList, requireNonNegativeInt, type BrokerAddress, type ClientConfig } from './config.js';
-import { Connection, type SendOptions } from './connection.js';
-import { ClientClosedError, NetworkError } from './errors.js';
-import { retry, type RetryOptions } from './retry.js';
+import { ClientClosedError, ConnectionPool, NetworkError, retry, type Connection, type RetryOptions, type SendOptions } from '@gregor/net';
 
 export interface BrokerMetadata {
   nodeId: number;
@@ -48,24 +46,21 @@ export class KafkaClient {
   readonly requestTimeoutMs: number;
   readonly logger: Logger;
   readonly #bootstrap: BrokerAddress[];
-  readonly #connectTimeoutMs: number;
-  readonly #security: ClientConfig['security'];
   readonly #metadataMaxAgeMs: number;
   #brokers = new Map<number, BrokerMetadata>();
   #topics = new Map<string, TopicMetadata>();
   #controllerId = -1;
   #clusterId: string | null = null;
   #refreshedAt = 0;
-  readonly #pool = new Map<number, Connection>();
-  readonly #bootstrapPool = new Map<string, Connection>();
+  /** One connection per broker id, and per bootstrap address. */
+  readonly #pool: ConnectionPool;
   readonly #refreshing = new Map<string, Promise<ClusterMetadata>>();
   #closed = false;
 
   constructor(config: ClientConfig) {
     this.#bootstrap = parseBrokerList(config.brokers);
     this.clientId = config.clientId ?? 'gregor';
-    this.#connectTimeoutMs = requireNonNegativeInt('connectTimeoutMs', config.connectTimeoutMs, 10_000);
-    this.#security = config.security;
+    const connectTimeoutMs = requireNonNegativeInt('connectTimeoutMs', config.connectTimeoutMs, 10_000);
     this.requestTimeoutMs = requireNonNegativeInt('requestTimeoutMs', config.requestTimeoutMs, 30_000);
     this.#metadataMaxAgeMs = requireNonNegativeInt('metadataMaxAgeMs', config.metadataMaxAgeMs, 300_000);
     this.retryOptions = {
@@ -74,6 +69,13 @@ export class KafkaClient {
       retryBackoffMaxMs: requireNonNegativeInt('retryBackoffMaxMs', config.retryBackoffMaxMs, 1000),
     };
     this.logger = config.logger ?? silentLogger();
+    this.#pool = new ConnectionPool({
+      clientId: this.clientId,
+      connectTimeoutMs,
+      requestTimeoutMs: this.requestTimeoutMs,
+      ...(config.security ? { security: config.security } : {}),
+      logger: this.logger,
+    });
   }
 
   /** Bootstraps: fetches the metadata of the whole cluster. */
@@ -153,20 +155,17 @@ export class KafkaClient {
   *#metadataCandidates(): Generator<() => Promise<Connection>> {
     const known = shuffle([...this.#brokers.keys()]);
     for (const nodeId of known) yield () => this.connectionTo(nodeId);
-    for (const address of this.#bootstrap) yield () => this.#bootstrapConnection(address);
+    for (const address of this.#bootstrap) yield () => this.#pool.connectByAddress(address);
   }
 
   #apply(response: MetadataResponse, requested: readonly string[] | undefined): ClusterMetadata {
     const brokers = new Map<number, BrokerMetadata>();
     for (const b of response.brokers) brokers.set(b.nodeId, { nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null });
-    // A broker that moved gets a fresh connection.
-    for (const [nodeId, connection] of this.#pool) {
+    // A broker that left or moved gets a fresh connection.
+    this.#pool.retain((nodeId, connection) => {
       const next = brokers.get(nodeId);
-      if (!next || next.host !== connection.host || next.port !== connection.port) {
-        this.#pool.delete(nodeId);
-        void connection.close();
-      }
-    }
+      return next !== undefined && next.host === connection.host && next.port === connection.port;
+    });
     this.#brokers = brokers;
     this.#controllerId = response.controllerId ?? -1;
     this.#clusterId = response.clusterId ?? null;
@@ -222,42 +221,9 @@ export class KafkaClient {
   /** The pooled connection to a broker, opened on first use and replaced once it has failed. */
   async connectionTo(nodeId: number): Promise<Connection> {
     this.#assertOpen();
-    let connection = this.#pool.get(nodeId);
-    if (!connection || connection.isClosed) {
-      const broker = this.#brokers.get(nodeId);
-      if (!broker) throw new KafkaProtocolError(ErrorCode.BROKER_NOT_AVAILABLE, `broker ${nodeId} is not in the cluster metadata`);
-      connection = this.#newConnection(broker);
-      this.#pool.set(nodeId, connection);
-      const opened = connection;
-      void opened.closed.then(() => {
-        if (this.#pool.get(nodeId) === opened) this.#pool.delete(nodeId);
-      });
-    }
-    await connection.connect();
-    return connection;
-  }
-
-  async #bootstrapConnection(address: BrokerAddress): Promise<Connection> {
-    const key = `${address.host}:${address.port}`;
-    let connection = this.#bootstrapPool.get(key);
-    if (!connection || connection.isClosed) {
-      connection = this.#newConnection(address);
-      this.#bootstrapPool.set(key, connection);
-    }
-    await connection.connect();
-    return connection;
-  }
-
-  #newConnection(address: BrokerAddress): Connection {
-    return new Connection({
-      host: address.host,
-      port: address.port,
-      clientId: this.clientId,
-      connectTimeoutMs: this.#connectTimeoutMs,
-      requestTimeoutMs: this.requestTimeoutMs,
-      ...(this.#security ? { security: this.#security } : {}),
-      logger: this.logger,
-    });
+    const broker = this.#brokers.get(nodeId);
+    if (!broker) throw new KafkaProtocolError(ErrorCode.BROKER_NOT_AVAILABLE, `broker ${nodeId} is not in the cluster metadata`);
+    return this.#pool.connect(nodeId, broker);
   }
 
   /** The connection to the current controller, refreshing metadata when it is unknown. */
@@ -292,10 +258,7 @@ export class KafkaClient {
 
   async close(): Promise<void> {
     this.#closed = true;
-    const all = [...this.#pool.values(), ...this.#bootstrapPool.values()];
-    this.#pool.clear();
-    this.#bootstrapPool.clear();
-    await Promise.all(all.map((c) => c.close()));
+    await this.#pool.close();
   }
 }
 

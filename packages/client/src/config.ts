@@ -1,5 +1,5 @@
 import { ConfigError, type Logger } from '@gregor/common';
-import type { ClientSecurity } from './security/client-security.js';
+import type { ClientSecurity } from '@gregor/net';
 
 /** Settings shared by every client (Kafka's CommonClientConfigs, camelCased). */
 export interface ClientConfig {

@@ -2,8 +2,7 @@ import { CorruptDataError, ErrorCode, GregorError, KafkaProtocolError, backoffMs
 import { DEFAULT_MAX_DECOMPRESSED_BYTES, Fetch, decodeRecordSetPrefix, type FetchResponse, type RecordHeader } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt } from './config.js';
-import { byTopic, FetchSessionHandler, INVALID_SESSION_ID } from './fetch-session-handler.js';
-import { AbortError } from './retry.js';
+import { AbortError, byTopic, FetchSessionHandler, INVALID_SESSION_ID } from '@gregor/net';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, listOffsets } from './offsets.js';
 
 export interface ConsumedRecord {

@@ -1,7 +1,7 @@
 import { ErrorCode, KafkaProtocolError } from '@gregor/common';
 import { FindCoordinator } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
-import { retry } from './retry.js';
+import { retry } from '@gregor/net';
 
 /** Errors after which a group client must look its coordinator up again. */
 export const COORDINATOR_ERRORS: ReadonlySet<number> = new Set([

@@ -1,21 +1,47 @@
-export { Connection, type ConnectionOptions, type SendOptions, type VersionRange } from './connection.js';
-export { KafkaClient, type BrokerMetadata, type PartitionMetadata, type TopicMetadata, type ClusterMetadata } from './cluster.js';
-export { parseBrokerAddress, parseBrokerList, type ClientConfig, type BrokerAddress } from './config.js';
-export { NetworkError, NoCommonVersionError, ClientClosedError, AuthenticationError } from './errors.js';
+// The network layer moved to @gregor/net; re-exported so existing users keep compiling.
 export {
+  Connection,
+  ConnectionPool,
+  NetworkError,
+  NoCommonVersionError,
+  ClientClosedError,
+  AuthenticationError,
+  retry,
+  isRetriableError,
+  AbortError,
+  DEFAULT_RETRY,
+  AbstractFetcherThread,
+  FetchSessionHandler,
   clientSecurityFromProperties,
   securityProtocolOf,
   isSecurityProtocol,
   isSaslMechanism,
   SECURITY_PROTOCOLS,
   SASL_MECHANISMS,
+  parseJaasConfig,
+  jaasCredentials,
+  jaasPlainUsers,
+  loadTlsKeyMaterial,
+  type ConnectionOptions,
+  type ConnectionPoolOptions,
+  type SendOptions,
+  type VersionRange,
+  type RetryOptions,
+  type FetcherOptions,
+  type FetcherSource,
+  type PartitionFetchState,
+  type FetchRequestData,
+  type SessionPartition,
   type ClientSecurity,
   type SaslCredentials,
   type SecurityProtocol,
   type SaslMechanismName,
-} from './security/client-security.js';
-export { parseJaasConfig, jaasCredentials, jaasPlainUsers, type JaasEntry } from './security/jaas.js';
-export { loadTlsKeyMaterial, type SslStoreSettings, type TlsKeyMaterial } from './security/key-material.js';
+  type JaasEntry,
+  type SslStoreSettings,
+  type TlsKeyMaterial,
+} from '@gregor/net';
+export { KafkaClient, type BrokerMetadata, type PartitionMetadata, type TopicMetadata, type ClusterMetadata } from './cluster.js';
+export { parseBrokerAddress, parseBrokerList, type ClientConfig, type BrokerAddress } from './config.js';
 export { murmur2, toPositive, defaultPartition, DefaultPartitioner, type RecordKey, type PartitionerOptions } from './partitioner.js';
 export {
   Producer,
@@ -48,9 +74,6 @@ export type { ConfigResource, ConfigEntry, ConfigSynonym, ConfigSourceName, Conf
 export { planReset, type ResetSpec, type PartitionRef, type PartitionOffsets, type PlannedOffset } from './reset-plan.js';
 export { offsetResetRequest, type ListedGroup, type GroupListing, type GroupDescription, type GroupMemberDescription, type GroupOffset, type GroupResult } from './admin-groups.js';
 export type { TopicPartitionRef, PartitionResult, ReassignmentTarget, OngoingReassignment, DeleteRecordsResult } from './admin-partitions.js';
-export { retry, isRetriableError, AbortError, DEFAULT_RETRY, type RetryOptions } from './retry.js';
-export { AbstractFetcherThread, type FetcherOptions, type FetcherSource, type PartitionFetchState } from './abstract-fetcher-thread.js';
-export { FetchSessionHandler, type FetchRequestData, type SessionPartition } from './fetch-session-handler.js';
 export { Reader, type ReaderConfig, type ReaderStats, type Message } from './reader.js';
 export { KafkaOffsetStore, type CommittedOffset, type CommitGeneration, type TopicPartition } from './kafka-offset-store.js';
 export { GroupMembership, type Generation, type GroupMembershipConfig } from './group-membership.js';

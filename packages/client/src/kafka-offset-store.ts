@@ -2,7 +2,7 @@ import { ErrorCode, GregorError, KafkaProtocolError } from '@gregor/common';
 import { OffsetCommit, OffsetFetch } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
 import { COORDINATOR_ERRORS, findGroupCoordinator } from './group-coordinator-lookup.js';
-import { retry } from './retry.js';
+import { retry } from '@gregor/net';
 
 export interface TopicPartition {
   topic: string;

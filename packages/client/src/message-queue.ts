@@ -1,4 +1,4 @@
-import { AbortError } from './retry.js';
+import { AbortError } from '@gregor/net';
 
 /**
  * A bounded FIFO between the Reader's fetch loops (producers) and fetchMessage() (the consumer): pushMany

@@ -1,7 +1,7 @@
 import { ErrorCode, GregorError, KafkaProtocolError } from '@gregor/common';
 import { ListOffsets } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
-import { retry } from './retry.js';
+import { retry } from '@gregor/net';
 
 /** ListOffsets' special timestamps. */
 export const LATEST_TIMESTAMP = -1;

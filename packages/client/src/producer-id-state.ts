@@ -1,7 +1,7 @@
 import { backoffMs, ErrorCode, KafkaProtocolError, errorName } from '@gregor/common';
 import { InitProducerId } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
-import { isRetriableError } from './retry.js';
+import { isRetriableError } from '@gregor/net';
 
 const INT32_MAX = 0x7fffffff;
 

@@ -4,7 +4,7 @@ import type { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt } from './config.js';
 import { DefaultPartitioner, keyBytes, type RecordKey } from './partitioner.js';
 import { ProducerIdState } from './producer-id-state.js';
-import { retry } from './retry.js';
+import { retry } from '@gregor/net';
 
 export type Acks = -1 | 0 | 1;
 /** Kafka's `compression.type` values for a producer. */

@@ -6,7 +6,7 @@ import { GroupMembership, type Generation } from './group-membership.js';
 import { KafkaOffsetStore } from './kafka-offset-store.js';
 import { MessageQueue } from './message-queue.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, listOffsets } from './offsets.js';
-import { ClientClosedError } from './errors.js';
+import { ClientClosedError } from '@gregor/net';
 
 /** A message handed out by the Reader (kafka-go's Message). */
 export interface Message extends ConsumedRecord {

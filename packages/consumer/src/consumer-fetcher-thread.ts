@@ -1,5 +1,5 @@
 import { ErrorCode, errorName, KafkaProtocolError } from '@gregor/common';
-import { AbstractFetcherThread, type Connection, type FetcherOptions, type PartitionFetchState } from '@gregor/client';
+import { AbstractFetcherThread, type Connection, type FetcherOptions, type PartitionFetchState } from '@gregor/net';
 import { ListOffsets, type FetchablePartitionResponse } from '@gregor/protocol';
 import type { AutoOffsetReset } from './consumer-config.js';
 import type { PartitionTopicInfo } from './partition-topic-info.js';

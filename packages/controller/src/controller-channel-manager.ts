@@ -1,5 +1,5 @@
 import { backoffMs, sleep, type Logger } from '@gregor/common';
-import { Connection, type ClientSecurity } from '@gregor/client';
+import { Connection, type ClientSecurity } from '@gregor/net';
 import type { ApiDefinition } from '@gregor/protocol';
 import type { ControllerBrokerInfo } from './controller-context.js';
 

@@ -1,5 +1,5 @@
 import { ErrorCode, type Logger } from '@gregor/common';
-import type { ClientSecurity } from '@gregor/client';
+import type { ClientSecurity } from '@gregor/net';
 import { ControllerMovedError } from '@gregor/zookeeper';
 import { ControllerChannelManager, type ControllerChannel, type ControllerChannelOptions } from './controller-channel-manager.js';
 import { ControllerContext, tpKey, type ControllerBrokerInfo, type TopicPartition } from './controller-context.js';

@@ -1,5 +1,5 @@
 import { ErrorCode, errorName } from '@gregor/common';
-import { AbstractFetcherThread, type Connection, type FetcherOptions, type PartitionFetchState } from '@gregor/client';
+import { AbstractFetcherThread, type Connection, type FetcherOptions, type PartitionFetchState } from '@gregor/net';
 import { forEachBatch, ListOffsets, OffsetsForLeaderEpoch, type FetchablePartitionResponse } from '@gregor/protocol';
 import type { FetchingFrom, Partition } from '../cluster/partition.js';
 import type { ReplicaLog } from '../cluster/replica-log.js';

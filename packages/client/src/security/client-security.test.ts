@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCertificates, type CertificateSet } from '@gregor/launcher';
-import { clientSecurityFromProperties, securityProtocolOf } from './client-security.js';
-import { jaasCredentials, jaasPlainUsers, parseJaasConfig } from './jaas.js';
-import { loadTlsKeyMaterial } from './key-material.js';
+import { clientSecurityFromProperties, jaasCredentials, jaasPlainUsers, loadTlsKeyMaterial, parseJaasConfig, securityProtocolOf } from '@gregor/net';
 
 let dir: string;
 let certs: CertificateSet;

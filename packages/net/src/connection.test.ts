@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, TimeoutError, deferred } from '@gregor/common';
 import { ApiVersions, Metadata, Produce, encodeApiVersionsUnsupportedVersion, encodeResponseFrame, type MetadataRequest, type MetadataResponse } from '@gregor/protocol';
-import { FakeBroker, NO_RESPONSE, RawResponse } from '../test/fake-broker.js';
+import { FakeBroker, NO_RESPONSE, RawResponse } from '../../client/test/fake-broker.js';
 import { Connection } from './connection.js';
 import { NetworkError, NoCommonVersionError } from './errors.js';
 

@@ -131,6 +131,12 @@ export abstract class AbstractFetcherThread {
   protected abstract handlePartitionsWithErrors(states: PartitionFetchState[], errorCode: number): void;
   /** The source answered a fetch (an incremental answer may list no partition at all). */
   protected onFetchResponse(): void {}
+  /**
+   * A fetch round failed (network, timeout, a top-level error, or a hook threw): the connection is
+   * closed and the loop backs off before the next round. Consumers refresh metadata or report the
+   * error here; an error thrown by the hook is logged and does not stop the loop.
+   */
+  protected onFetchFailed(_error: unknown, _failures: number): void | Promise<void> {}
 
   // ---- loop -------------------------------------------------------------------------------
 
@@ -194,6 +200,12 @@ export abstract class AbstractFetcherThread {
         const c = this.#connection;
         this.#connection = null;
         await c?.close().catch(() => {});
+        try {
+          await this.onFetchFailed(err, this.#failures);
+        } catch (hookError) {
+          this.log.warn({ err: (hookError as Error).message }, 'onFetchFailed failed');
+        }
+        if (signal.aborted) break;
         await sleep(backoffMs(this.#failures - 1, this.opts.backoffMs, 5 * this.opts.backoffMs), signal);
       }
     }
