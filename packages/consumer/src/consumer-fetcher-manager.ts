@@ -1,10 +1,9 @@
 import type { Logger } from '@gregor/common';
-import type { PartitionFetchState } from '@gregor/client';
+import { ConnectionPool, type PartitionFetchState } from '@gregor/net';
 import type { ConsumerConfig } from './consumer-config.js';
 import { ConsumerFetcherThread } from './consumer-fetcher-thread.js';
 import { javaStringHashCode } from './java-hash.js';
-import { LeaderFinderThread } from './leader-finder-thread.js';
-import { MetadataChannel, type BrokerEndpoint, type PartitionLeader } from './metadata-channel.js';
+import { LeaderFinderThread, type BrokerEndpoint, type PartitionLeader } from './leader-finder-thread.js';
 import type { PartitionTopicInfo } from './partition-topic-info.js';
 
 const key = (topic: string, partition: number) => `${topic}-${partition}`;
@@ -32,7 +31,8 @@ export class ConsumerFetcherManager {
   readonly #config: ConsumerConfig;
   readonly #brokers: () => Promise<BrokerEndpoint[]>;
   readonly #log: Logger;
-  readonly #channel: MetadataChannel;
+  /** Connections for the leader finder's Metadata requests (fetchers have their own, for long polls). */
+  readonly #pool: ConnectionPool;
   readonly #fetchers = new Map<string, ConsumerFetcherThread>();
   #partitionMap: Map<string, PartitionTopicInfo> | null = null;
   readonly #noLeader = new Map<string, { topic: string; partition: number }>();
@@ -47,7 +47,12 @@ export class ConsumerFetcherManager {
     this.#config = config;
     this.#brokers = brokers;
     this.#log = log;
-    this.#channel = new MetadataChannel(config.clientId, config.socketTimeoutMs, log);
+    this.#pool = new ConnectionPool({
+      clientId: config.clientId,
+      requestTimeoutMs: config.socketTimeoutMs,
+      connectTimeoutMs: Math.min(config.socketTimeoutMs, 5000),
+      logger: log,
+    });
   }
 
   /** Starts fetching the partitions this consumer now owns. */
@@ -66,7 +71,7 @@ export class ConsumerFetcherManager {
         addFetchers: (leaders) => this.#addFetcherForPartitions(leaders),
         shutdownIdleFetchers: () => this.#shutdownIdleFetchers(),
       },
-      this.#channel,
+      this.#pool,
       this.#config.refreshLeaderBackoffMs,
       this.#log.child({ component: `${this.#consumerId}-leader-finder-thread` }),
     );
@@ -103,7 +108,7 @@ export class ConsumerFetcherManager {
 
   async shutdown(): Promise<void> {
     await this.stopConnections();
-    await this.#channel.close();
+    await this.#pool.close();
   }
 
   /** Partitions a fetcher gave up on (not leader, unknown): the leader finder looks again. */

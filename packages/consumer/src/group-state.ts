@@ -1,5 +1,5 @@
 import { topicPath, type KafkaZkClient, type ZkWatcher } from '@gregor/zookeeper';
-import type { BrokerEndpoint } from './metadata-channel.js';
+import type { BrokerEndpoint } from './leader-finder-thread.js';
 import { threadIdsPerTopic, topicCountOf, type ConsumerThreadId, type TopicCount } from './topic-count.js';
 
 /** Every member's threads per topic, read from /consumers/<group>/ids (Kafka's getConsumersPerTopic). */

@@ -1,6 +1,6 @@
 import { ErrorCode, GregorError, sleep, type Logger } from '@gregor/common';
 import { isRetriableError, KafkaClient, KafkaOffsetStore, NetworkError } from '@gregor/client';
-import type { BrokerEndpoint } from './metadata-channel.js';
+import type { BrokerEndpoint } from './leader-finder-thread.js';
 import type { OffsetStore, TopicPartitionOffset } from './offset-store.js';
 
 export interface OffsetManagerStoreOptions {
