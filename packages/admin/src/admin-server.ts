@@ -5,9 +5,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { AdminContext } from './admin-context.js';
 import { requireToken } from './auth.js';
 import { defaultAllowedHosts, requireAllowedHost } from './host-allowlist.js';
-import { loadTlsKeyMaterial } from '@gregor/client';
+import { ConnectionPool, loadTlsKeyMaterial } from '@gregor/net';
 import { AdminError, errorBody, toAdminError } from './errors.js';
-import { LeaderConnections } from './leader-connections.js';
 import { brokerRoutes } from './routes/brokers.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { consoleRoutes } from './routes/console.js';
@@ -73,7 +72,10 @@ export function buildAdminApp(server: KafkaServer, opts: AdminAppOptions = {}): 
   // JSON only: fastify would also hand text/plain bodies to the routes as strings.
   app.removeContentTypeParser('text/plain');
 
-  const leaders = new LeaderConnections({
+  const leaders = new ConnectionPool({
+    clientId: 'gregor-admin',
+    connectTimeoutMs: 5_000,
+    requestTimeoutMs: 5_000,
     ...(server.interBrokerSecurity ? { security: server.interBrokerSecurity } : {}),
     ...(opts.logger ? { logger: opts.logger.child({ component: 'admin-http' }) } : {}),
   });

@@ -1,4 +1,4 @@
-import type { Connection } from '@gregor/client';
+import type { Connection } from '@gregor/net';
 import { ErrorCode } from '@gregor/common';
 import type { AdminContext } from './admin-context.js';
 import { fromKafkaError } from './errors.js';
@@ -8,5 +8,5 @@ export function brokerConnection({ server, leaders }: AdminContext, brokerId: nu
   const listener = server.config.interBrokerListenerName;
   const endpoint = server.metadataCache.aliveBroker(brokerId)?.endpoints.find((e) => e.listenerName === listener);
   if (!endpoint) throw fromKafkaError(ErrorCode.BROKER_NOT_AVAILABLE, `Broker ${brokerId} is not alive or has no ${listener} endpoint.`);
-  return leaders.get(brokerId, endpoint.host, endpoint.port);
+  return leaders.get(brokerId, endpoint);
 }

@@ -1,7 +1,7 @@
 import { errorName } from '@gregor/common';
 import type { KafkaServer, PartitionState } from '@gregor/broker';
 import { ListOffsets, ListOffsetsTimestamp, type ListOffsetsResponse } from '@gregor/protocol';
-import type { LeaderConnections } from './leader-connections.js';
+import type { ConnectionPool } from '@gregor/net';
 
 /** ListOffsets replica ids: a consumer sees the high watermark; a debugging client (-2) the log end. */
 const CONSUMER_REPLICA_ID = -1;
@@ -24,7 +24,7 @@ const unknown = (reason: string): PartitionOffsets => ({ logStartOffset: null, h
  */
 export async function readPartitionOffsets(
   server: KafkaServer,
-  leaders: LeaderConnections,
+  leaders: ConnectionPool,
   topic: string,
   states: readonly PartitionState[],
 ): Promise<Map<number, PartitionOffsets>> {
@@ -48,11 +48,11 @@ export async function readPartitionOffsets(
   return result;
 }
 
-async function askLeader(server: KafkaServer, leaders: LeaderConnections, leader: number, topic: string, partitions: number[]): Promise<Map<number, PartitionOffsets>> {
+async function askLeader(server: KafkaServer, leaders: ConnectionPool, leader: number, topic: string, partitions: number[]): Promise<Map<number, PartitionOffsets>> {
   const listener = server.config.interBrokerListenerName;
   const endpoint = server.metadataCache.aliveBroker(leader)?.endpoints.find((e) => e.listenerName === listener);
   if (!endpoint) return new Map(partitions.map((p) => [p, unknown(`leader ${leader} is not alive or has no ${listener} endpoint`)]));
-  const conn = leaders.get(leader, endpoint.host, endpoint.port);
+  const conn = leaders.get(leader, endpoint);
   // One request per question: Kafka rejects a ListOffsets that names a partition twice.
   const ask = (replicaId: number, timestamp: number) =>
     conn.send(ListOffsets, {

@@ -1,7 +1,7 @@
 import { ErrorCode, INTERNAL_TOPICS, topicNameProblem } from '@gregor/common';
 import type { KafkaServer, PartitionState } from '@gregor/broker';
 import { AdminError, fromKafkaError } from './errors.js';
-import type { LeaderConnections } from './leader-connections.js';
+import type { ConnectionPool } from '@gregor/net';
 import { readPartitionOffsets, type PartitionOffsets } from './partition-offsets.js';
 import { replicaStates, type ReplicaState } from './replica-states.js';
 
@@ -56,7 +56,7 @@ export function listTopics(server: KafkaServer): TopicSummary[] {
 }
 
 /** Leadership from the metadata cache, offsets from the leaders, configuration overrides. */
-export async function describeTopic(server: KafkaServer, leaders: LeaderConnections, name: string): Promise<TopicDescription> {
+export async function describeTopic(server: KafkaServer, leaders: ConnectionPool, name: string): Promise<TopicDescription> {
   checkTopicName(name);
   const states = server.metadataCache.partitions(name);
   if (states.length === 0) throw unknownTopic(name);
