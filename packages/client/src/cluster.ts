@@ -226,6 +226,12 @@ export class KafkaClient {
     return this.#pool.connect(nodeId, broker);
   }
 
+  /** A connection to a broker with this client's settings, outside the pool, for a fetch loop; the caller closes it. */
+  dedicatedConnection(address: { host: string; port: number }): Connection {
+    this.#assertOpen();
+    return this.#pool.openUnpooled(address);
+  }
+
   /** The connection to the current controller, refreshing metadata when it is unknown. */
   async controller(): Promise<Connection> {
     if (this.#controllerId < 0 || !this.#brokers.has(this.#controllerId)) await this.refreshMetadata([]);

@@ -1,8 +1,9 @@
-import { CorruptDataError, ErrorCode, GregorError, KafkaProtocolError, backoffMs, sleep } from '@gregor/common';
+import { CorruptDataError, ErrorCode, KafkaProtocolError } from '@gregor/common';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES, Fetch, decodeRecordSetPrefix, type FetchResponse, type RecordHeader } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt } from './config.js';
-import { AbortError, byTopic, FetchSessionHandler, INVALID_SESSION_ID } from '@gregor/net';
+import { ConsumeRun, type ConsumedPartition } from './consume-run.js';
+import { byTopic, FetchSessionHandler, INVALID_SESSION_ID } from '@gregor/net';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, listOffsets } from './offsets.js';
 
 export interface ConsumedRecord {
@@ -216,14 +217,6 @@ export interface ConsumerConfig extends FetchConfig {
   retryBackoffMaxMs?: number;
 }
 
-interface PartitionState {
-  partition: number;
-  position: number;
-  /** Exclusive end offset when consuming untilEnd. */
-  end: number;
-  partitionMaxBytes: number;
-}
-
 /**
  * A group-less consumer: reads chosen partitions of a topic from a starting position, following
  * leader changes, as an async iterator. Breaking out of the loop stops it.
@@ -246,91 +239,23 @@ export class Consumer {
   }
 
   async *consume(options: ConsumeOptions): AsyncGenerator<ConsumedRecord, void, undefined> {
-    const { topic, signal } = options;
     const active = await this.#start(options);
-    // One fetch session per leader; closed when consuming stops.
-    const sessions = new Map<number, FetchSessionHandler>();
-    const sessionFor = (leader: number) => {
-      let h = sessions.get(leader);
-      if (!h) sessions.set(leader, (h = new FetchSessionHandler(leader, { enabled: this.#fetchSessions })));
-      return h;
-    };
+    // The shared fetch loop: one fetcher (and fetch session) per leader, stopped when consuming stops.
+    const run = new ConsumeRun(this.#client, options.topic, active, {
+      ...this.#settings,
+      fetchSessions: this.#fetchSessions,
+      retries: this.#retries,
+      retryBackoffMs: this.#retryBackoffMs,
+      retryBackoffMaxMs: this.#retryBackoffMaxMs,
+    });
     try {
-      yield* this.#consumeLoop(topic, active, sessionFor, signal);
+      yield* run.records(options.signal);
     } finally {
-      await Promise.all([...sessions.values()].map((h) => closeFetchSession(this.#client, h)));
+      await run.close();
     }
   }
 
-  async *#consumeLoop(
-    topic: string,
-    active: Map<number, PartitionState>,
-    sessionFor: (leader: number) => FetchSessionHandler,
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<ConsumedRecord, void, undefined> {
-    let failures = 0;
-    while (active.size > 0) {
-      if (signal?.aborted) throw new AbortError('consume aborted', { cause: signal.reason });
-      let retriable: GregorError | undefined;
-      const byLeader = new Map<number, PartitionState[]>();
-      for (const state of active.values()) {
-        try {
-          const leader = await this.#client.leaderFor(topic, state.partition);
-          byLeader.set(leader, [...(byLeader.get(leader) ?? []), state]);
-        } catch (error) {
-          if (!(error instanceof GregorError && error.retriable)) throw error;
-          retriable = error;
-        }
-      }
-      const rounds = await Promise.allSettled(
-        [...byLeader].map(([leader, states]) =>
-          fetchFromBroker(
-            this.#client,
-            leader,
-            topic,
-            states.map((s) => ({ partition: s.partition, fetchOffset: s.position, partitionMaxBytes: s.partitionMaxBytes })),
-            this.#settings,
-            sessionFor(leader),
-          ),
-        ),
-      );
-      for (const round of rounds) {
-        if (round.status === 'rejected') {
-          if (!(round.reason instanceof GregorError && round.reason.retriable)) throw round.reason;
-          retriable = round.reason;
-          continue;
-        }
-        for (const result of round.value) {
-          const state = active.get(result.partition)!;
-          if (result.errorCode !== ErrorCode.NONE) {
-            const error = new KafkaProtocolError(result.errorCode, `fetch ${topic}-${result.partition} at offset ${state.position} failed`);
-            if (!error.retriable) throw error;
-            retriable = error;
-            continue;
-          }
-          if (result.nextOffset === state.position && result.recordBytes > 0) {
-            // The next batch is larger than partitionMaxBytes: ask for more next time.
-            state.partitionMaxBytes = Math.min(state.partitionMaxBytes * 2, Math.max(this.#settings.maxBytes, state.partitionMaxBytes));
-          }
-          for (const record of result.records) {
-            if (record.offset >= state.end) break;
-            yield record;
-          }
-          state.position = result.nextOffset;
-          if (state.position >= state.end) active.delete(state.partition);
-        }
-      }
-      if (!retriable) {
-        failures = 0;
-        continue;
-      }
-      if (++failures > this.#retries) throw retriable;
-      await this.#client.refreshMetadata([topic]).catch(() => undefined);
-      await sleep(backoffMs(failures - 1, this.#retryBackoffMs, this.#retryBackoffMaxMs), signal);
-    }
-  }
-
-  async #start(options: ConsumeOptions): Promise<Map<number, PartitionState>> {
+  async #start(options: ConsumeOptions): Promise<Map<number, ConsumedPartition>> {
     const { topic } = options;
     await this.#client.ensureTopics([topic]);
     const metadata = this.#client.topic(topic);
@@ -352,7 +277,7 @@ export class Consumer {
     const ends = options.untilEnd
       ? await listOffsets(this.#client, topic, partitions.map((partition) => ({ partition, timestamp: LATEST_TIMESTAMP })))
       : undefined;
-    const active = new Map<number, PartitionState>();
+    const active = new Map<number, ConsumedPartition>();
     for (const partition of partitions) {
       const end = ends ? ends.get(partition)!.offset : Number.POSITIVE_INFINITY;
       // No record at or after the timestamp asked for: start at the end of the log.

@@ -1,7 +1,7 @@
-import { ErrorCode, backoffMs, errorName, sleep, silentLogger, type Logger } from '@gregor/common';
+import { ErrorCode, KafkaProtocolError, backoffMs, errorName, sleep, silentLogger, type Logger } from '@gregor/common';
 import { Fetch, type FetchablePartitionResponse } from '@gregor/protocol';
 import { Connection } from './connection.js';
-import { byTopic, FetchSessionHandler } from './fetch-session-handler.js';
+import { byTopic, FetchSessionHandler, INVALID_SESSION_ID } from './fetch-session-handler.js';
 import type { ClientSecurity } from './security/client-security.js';
 
 export interface FetcherSource {
@@ -28,6 +28,8 @@ export interface FetcherOptions {
   requestTimeoutMs: number;
   /** Incremental fetch sessions (KIP-227) with the source broker; default true. */
   fetchSessions?: boolean;
+  /** On shutdown, close the fetch session on the broker (epoch -1) instead of leaving it to be evicted (consumers). */
+  closeSessionOnShutdown?: boolean;
   /** TLS/SASL of the connection to the source broker (followers: the inter-broker listener's). */
   security?: ClientSecurity;
   logger?: Logger;
@@ -41,6 +43,8 @@ export interface PartitionFetchState {
   currentLeaderEpoch: number;
   /** The partition must be truncated (follower) before fetching. */
   truncating: boolean;
+  /** This partition's max bytes when it differs from the fetcher's `partitionMaxBytes` (a consumer grows it for a large batch). */
+  partitionMaxBytes?: number;
 }
 
 const key = (topic: string, partition: number) => `${topic}-${partition}`;
@@ -109,6 +113,7 @@ export abstract class AbstractFetcherThread {
     this.#wake?.();
     const c = this.#connection;
     this.#connection = null;
+    if (c && this.opts.closeSessionOnShutdown) await this.#closeSession(c);
     await c?.close().catch(() => {});
     await this.#loop;
   }
@@ -137,6 +142,19 @@ export abstract class AbstractFetcherThread {
    * error here; an error thrown by the hook is logged and does not stop the loop.
    */
   protected onFetchFailed(_error: unknown, _failures: number): void | Promise<void> {}
+
+  /** Closes the fetch session (epoch -1, no partitions), as a consumer does when it stops; failures are ignored. */
+  async #closeSession(c: Connection): Promise<void> {
+    const sessionId = this.#session.sessionId;
+    if (sessionId === INVALID_SESSION_ID || c.isClosed) return;
+    await c
+      .send(
+        Fetch,
+        { replicaId: this.opts.replicaId, maxWaitMs: 0, minBytes: 0, maxBytes: 0, isolationLevel: 0, sessionId, sessionEpoch: -1, topics: [], forgottenTopicsData: [], rackId: '' },
+        { timeoutMs: 2000 + this.opts.maxWaitMs },
+      )
+      .catch(() => undefined);
+  }
 
   // ---- loop -------------------------------------------------------------------------------
 
@@ -220,7 +238,7 @@ export abstract class AbstractFetcherThread {
         partition: p.partition,
         fetchOffset: p.fetchOffset,
         logStartOffset: this.fetchLogStartOffset(p),
-        partitionMaxBytes: this.opts.partitionMaxBytes,
+        partitionMaxBytes: p.partitionMaxBytes ?? this.opts.partitionMaxBytes,
         currentLeaderEpoch: p.currentLeaderEpoch,
       })),
     );
@@ -261,7 +279,7 @@ export abstract class AbstractFetcherThread {
     const errorCode = response.errorCode ?? ErrorCode.NONE;
     // A session error (evicted, or the broker restarted): the next request is a full fetch, sent at once.
     if (errorCode === ErrorCode.FETCH_SESSION_ID_NOT_FOUND || errorCode === ErrorCode.INVALID_FETCH_SESSION_EPOCH) return;
-    if (errorCode !== ErrorCode.NONE) throw new Error(`fetch failed: ${errorName(errorCode)}`);
+    if (errorCode !== ErrorCode.NONE) throw new KafkaProtocolError(errorCode, `fetch from broker ${this.opts.source.brokerId} failed: ${errorName(errorCode)}`);
     if (!usable) return; // partitions that do not match the session: dropped, and the next request is full
     const failed = new Map<number, PartitionFetchState[]>();
     for (const t of response.responses) {

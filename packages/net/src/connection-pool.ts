@@ -96,6 +96,15 @@ export class ConnectionPool {
     await connection?.close();
   }
 
+  /**
+   * A connection with the pool's settings that the pool does not hold: for a fetch loop, whose long
+   * polls must not hold up the requests sharing a pooled connection. The caller closes it.
+   */
+  openUnpooled(address: PoolAddress): Connection {
+    this.#assertOpen();
+    return this.#open(address);
+  }
+
   #open(address: PoolAddress): Connection {
     const o = this.#options;
     return new Connection({
