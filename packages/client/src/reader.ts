@@ -1,11 +1,13 @@
-import { CorruptDataError, ErrorCode, GregorError, KafkaProtocolError, backoffMs, silentLogger, sleep, type Logger } from '@gregor/common';
+import { ErrorCode, GregorError, KafkaProtocolError, backoffMs, silentLogger, sleep, type Logger } from '@gregor/common';
+import { DEFAULT_MAX_DECOMPRESSED_BYTES } from '@gregor/protocol';
 import { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt, type ClientConfig } from './config.js';
-import { fetchFromBroker, type ConsumedRecord, type FetchConfig } from './fetcher.js';
+import type { ConsumedRecord, FetchConfig } from './fetcher.js';
 import { GroupMembership, type Generation } from './group-membership.js';
 import { KafkaOffsetStore } from './kafka-offset-store.js';
 import { MessageQueue } from './message-queue.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, listOffsets } from './offsets.js';
+import { ReaderPartitionFetch, type ReaderPartitionSettings } from './reader-partition-fetch.js';
 import { ClientClosedError } from '@gregor/net';
 
 /** A message handed out by the Reader (kafka-go's Message). */
@@ -78,12 +80,7 @@ export class Reader {
   readonly #heartbeatIntervalMs: number;
   readonly #commitIntervalMs: number;
   readonly #joinBackoffMs: number;
-  /**
-   * One connection pool per partition for its fetch loop (kafka-go's per-partition connections): a broker
-   * answers a connection's requests in order, so an idle partition's long-poll must not hold up another
-   * partition's data, nor heartbeats and commits, which use `#client`.
-   */
-  readonly #fetchClients = new Map<string, KafkaClient>();
+  readonly #fetchSettings: ReaderPartitionSettings;
   readonly #stop = new AbortController();
   /** Highest offset+1 per partition waiting for the commit timer. */
   readonly #pending = new Map<string, { topic: string; partition: number; offset: number; generationId: number }>();
@@ -114,6 +111,14 @@ export class Reader {
     });
     this.#offsets = new KafkaOffsetStore(this.#client, config.groupId);
     this.#queue = new MessageQueue(config.queueCapacity ?? 100);
+    const maxBytes = requireNonNegativeInt('maxBytes', config.maxBytes, 52_428_800);
+    this.#fetchSettings = {
+      maxWaitMs: requireNonNegativeInt('maxWaitMs', config.maxWaitMs, 500),
+      minBytes: requireNonNegativeInt('minBytes', config.minBytes, 1),
+      maxBytes,
+      maxPartitionFetchBytes: requireNonNegativeInt('maxPartitionFetchBytes', config.maxPartitionFetchBytes, 1_048_576),
+      maxDecompressedBytes: requireNonNegativeInt('maxDecompressedBytes', config.maxDecompressedBytes, Math.max(maxBytes, DEFAULT_MAX_DECOMPRESSED_BYTES)),
+    };
   }
 
   /** Partitions assigned in the current generation (empty while rebalancing). */
@@ -272,51 +277,31 @@ export class Reader {
     return (await listOffsets(this.#client, topic, [{ partition, timestamp }])).get(partition)!.offset;
   }
 
-  #fetchClient(topic: string, partition: number): KafkaClient {
-    const k = tpKey(topic, partition);
-    let client = this.#fetchClients.get(k);
-    if (!client) this.#fetchClients.set(k, (client = new KafkaClient({ ...this.#config, logger: this.#log })));
-    return client;
-  }
-
-  /** One partition's loop: fetch from its leader, queue the records (waiting when the queue is full). */
+  /**
+   * One partition's loop on the shared fetch loop (AbstractFetcherThread against its leader, on its own
+   * connection): queue the records, waiting when the queue is full.
+   */
   async #fetchLoop(topic: string, partition: number, start: number, active: ActiveGeneration): Promise<void> {
-    const signal = active.abort.signal;
-    let position = start;
-    let partitionMaxBytes = this.#config.maxPartitionFetchBytes ?? 1_048_576;
-    let failures = 0;
-    while (!signal.aborted) {
-      try {
-        if (position < 0) position = await this.#resetOffset(topic, partition);
-        const client = this.#fetchClient(topic, partition);
-        const leader = await client.leaderFor(topic, partition);
-        const [r] = await fetchFromBroker(client, leader, topic, [{ partition, fetchOffset: position, partitionMaxBytes }], this.#config);
-        if (signal.aborted) return;
-        if (r!.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) {
-          this.#log.warn({ topic, partition, offset: position }, 'offset out of range; resetting');
-          position = -1;
-          continue;
-        }
-        if (r!.errorCode !== ErrorCode.NONE) throw new KafkaProtocolError(r!.errorCode, `fetch ${topic}-${partition}`);
-        if (r!.nextOffset === position && r!.recordBytes > 0) partitionMaxBytes *= 2;
-        const messages = r!.records as Message[];
-        for (const m of messages) m.generationId = active.gen.generationId;
-        if (!(await this.#queue.pushMany(messages, signal))) return;
-        this.stats.fetched += messages.length;
-        position = r!.nextOffset;
-        failures = 0;
-      } catch (error) {
-        if (signal.aborted) return;
-        if (error instanceof CorruptDataError) {
-          // A batch that cannot be decoded (corrupt, or inflating past maxDecompressedBytes) stops this
-          // partition at its offset: every waiting fetchMessage() hears why, as kafka-go's ReadMessage returns it.
-          this.#log.error({ topic, partition, offset: position, err: error.message }, 'fetched batch cannot be decoded');
-          this.#queue.fail(error);
-        } else this.#log.debug({ topic, partition, err: (error as Error).message }, 'fetch failed; retrying');
-        await this.#fetchClient(topic, partition).refreshMetadata([topic]).catch(() => undefined);
-        await sleep(backoffMs(failures++, 100, 1000), signal);
-      }
-    }
+    const fetch = new ReaderPartitionFetch(
+      this.#client,
+      topic,
+      partition,
+      start,
+      this.#fetchSettings,
+      {
+        deliver: async (records, signal) => {
+          const messages = records as Message[];
+          for (const m of messages) m.generationId = active.gen.generationId;
+          if (!(await this.#queue.pushMany(messages, signal))) return false;
+          this.stats.fetched += messages.length;
+          return true;
+        },
+        corrupt: (error) => this.#queue.fail(error),
+        resetOffset: () => this.#resetOffset(topic, partition),
+      },
+      this.#log,
+    );
+    await fetch.run(active.abort.signal);
   }
 
   /** Stops fetching, flushes commits, leaves the group and closes connections. Idempotent. */
@@ -327,7 +312,7 @@ export class Reader {
       await this.#flush().catch(() => undefined);
       await this.#membership.leave();
       this.#queue.fail(new ClientClosedError('the reader is closed'));
-      await Promise.all([this.#client, ...this.#fetchClients.values()].map((c) => c.close()));
+      await this.#client.close();
     })();
     return this.#closed;
   }
