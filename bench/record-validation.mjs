@@ -4,9 +4,8 @@
 // uncompressed batch of 100-byte values, 5 rounds of 200 batches; and of the walk alone.
 //
 //   npm run build && node bench/record-validation.mjs
-import { encodeRecordBatch, CompressionType, walkRecords, BatchOffsets } from '../packages/protocol/dist/index.js';
+import { encodeRecordBatch, CompressionType, walkRecords, splitBatches } from '../packages/protocol/dist/index.js';
 import { validateProducerBatch } from '../packages/storage/dist/log-validator.js';
-import { splitBatches } from '../packages/storage/dist/batch-scan.js';
 const now = Date.now();
 const recs = Array.from({ length: 10000 }, (_, i) => ({ key: null, value: Buffer.alloc(100, i), headers: [], timestamp: now }));
 const b = encodeRecordBatch({ baseOffset: 0, compression: CompressionType.none, firstTimestamp: now, records: recs });
@@ -23,7 +22,7 @@ for (let r = 0; r < 5; r++) {
 }
 for (let r = 0; r < 5; r++) {
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < 200; i++) walkRecords(b, h.position + 61, h.position + h.size, h.recordCount, () => {});
+  for (let i = 0; i < 200; i++) walkRecords(b, h.position + 61, h.position + h.sizeInBytes, h.recordCount, () => {});
   const t1 = process.hrtime.bigint();
   console.log(`walk only ${(Number(t1 - t0) / 2e6).toFixed(1)} ns/record`);
 }

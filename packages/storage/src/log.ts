@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Attributes, BatchOffsets, DEFAULT_MAX_DECOMPRESSED_BYTES } from '@gregor/protocol';
+import { Attributes, BatchOffsets, computeBatchCrc, DEFAULT_MAX_DECOMPRESSED_BYTES, splitBatches, wholeBatchesLength, type BatchHeader } from '@gregor/protocol';
 import { CorruptDataError, ErrorCode, GregorError, type Logger } from '@gregor/common';
-import { computeBatchCrc, splitBatches, type BatchHeader } from './batch-scan.js';
 import {
   DELETED_FILE_SUFFIX,
   INDEX_FILE_SUFFIX,
@@ -33,13 +32,13 @@ function stampLogAppendTime(batch: Buffer, header: BatchHeader, nowMs: number): 
   header.maxTimestamp = nowMs;
   batch.writeInt16BE(header.attributes, BatchOffsets.attributes);
   batch.writeBigInt64BE(BigInt(nowMs), BatchOffsets.maxTimestamp);
-  batch.writeUInt32BE(computeBatchCrc(batch), BatchOffsets.crc);
+  batch.writeUInt32BE(computeBatchCrc(batch, 0, batch.length), BatchOffsets.crc);
 }
 
 /** CreateTime: the batch's max timestamp as its records hold it; inside the CRC, so the CRC is recomputed. */
 function stampMaxTimestamp(batch: Buffer, maxTimestamp: number): void {
   batch.writeBigInt64BE(BigInt(maxTimestamp), BatchOffsets.maxTimestamp);
-  batch.writeUInt32BE(computeBatchCrc(batch), BatchOffsets.crc);
+  batch.writeUInt32BE(computeBatchCrc(batch, 0, batch.length), BatchOffsets.crc);
 }
 
 export interface PartitionLogOptions {
@@ -215,8 +214,8 @@ export class PartitionLog {
     if (records.length === 0) return { firstOffset: -1, lastOffset: -1, maxTimestamp: -1, logAppendTimeMs: -1, duplicate: false };
     const batches = splitBatches(records);
     for (const [i, b] of batches.entries()) {
-      if (b.size > this.#config.maxMessageBytes) {
-        throw new GregorError(ErrorCode.MESSAGE_TOO_LARGE, `batch of ${b.size} bytes exceeds max.message.bytes ${this.#config.maxMessageBytes}`);
+      if (b.sizeInBytes > this.#config.maxMessageBytes) {
+        throw new GregorError(ErrorCode.MESSAGE_TOO_LARGE, `batch of ${b.sizeInBytes} bytes exceeds max.message.bytes ${this.#config.maxMessageBytes}`);
       }
       if (b.recordCount <= 0 || b.lastOffsetDelta !== b.recordCount - 1) {
         throw new CorruptDataError(`batch ${i}: record count ${b.recordCount} does not match lastOffsetDelta ${b.lastOffsetDelta}`);
@@ -260,9 +259,9 @@ export class PartitionLog {
     for (const a of assigned) {
       out.writeBigInt64BE(BigInt(a.baseOffset), a.position + BatchOffsets.baseOffset);
       out.writeInt32BE(leaderEpoch, a.position + BatchOffsets.partitionLeaderEpoch);
-      if (logAppendTimeMs >= 0) stampLogAppendTime(out.subarray(a.position, a.position + a.size), a, logAppendTimeMs);
+      if (logAppendTimeMs >= 0) stampLogAppendTime(out.subarray(a.position, a.position + a.sizeInBytes), a, logAppendTimeMs);
       // A producer's wrong max timestamp is corrected, as Kafka's setMaxTimestamp does (the time index and retention trust it).
-      else if (a.maxTimestamp !== Number(out.readBigInt64BE(a.position + BatchOffsets.maxTimestamp))) stampMaxTimestamp(out.subarray(a.position, a.position + a.size), a.maxTimestamp);
+      else if (a.maxTimestamp !== Number(out.readBigInt64BE(a.position + BatchOffsets.maxTimestamp))) stampMaxTimestamp(out.subarray(a.position, a.position + a.sizeInBytes), a.maxTimestamp);
     }
     this.#appendToActive(out, assigned);
     this.#producerState.update(updates);
@@ -272,11 +271,16 @@ export class PartitionLog {
     return { firstOffset, lastOffset: next - 1, maxTimestamp, logAppendTimeMs, duplicate: false };
   }
 
-  /** Follower append: batches keep the leader's offsets and epochs; the first must be >= LEO, the rest contiguous. */
-  appendAsFollower(records: Buffer): { firstOffset: number; lastOffset: number } {
+  /**
+   * Follower append: batches keep the leader's offsets and epochs; the first must be >= LEO, the rest contiguous.
+   * A fetch answer may end with a partial batch, which is left out (Kafka's trimInvalidBytes): the replica fetcher
+   * hands over the answer as it came, so each batch is scanned once, here.
+   */
+  appendAsFollower(fetched: Buffer): { firstOffset: number; lastOffset: number } {
     this.#checkOpen();
-    if (records.length === 0) return { firstOffset: -1, lastOffset: -1 };
-    const batches = splitBatches(records);
+    const batches = fetched.length === 0 ? [] : splitBatches(fetched, { allowPartialTail: true });
+    if (batches.length === 0) return { firstOffset: -1, lastOffset: -1 };
+    const records = fetched.subarray(0, batches.at(-1)!.position + batches.at(-1)!.sizeInBytes);
     const first = batches[0]!;
     if (first.baseOffset < this.#logEndOffset) {
       throw new GregorError(ErrorCode.OFFSET_OUT_OF_RANGE, `follower append at ${first.baseOffset} is below the log end offset ${this.#logEndOffset}`);
@@ -319,18 +323,11 @@ export class PartitionLog {
       if (!start) continue;
       if (start.lastOffset >= maxOffset) return empty;
       const window = segment.readBytes(start.position, Math.max(0, maxBytes));
-      let length = 0;
-      while (length + 12 <= window.length) {
-        const size = window.readInt32BE(length + BatchOffsets.batchLength) + 12;
-        if (length + size > window.length) break;
-        const lastOffset = Number(window.readBigInt64BE(length)) + window.readInt32BE(length + BatchOffsets.lastOffsetDelta);
-        if (lastOffset >= maxOffset) break;
-        length += size;
-      }
+      const length = wholeBatchesLength(window, maxOffset);
       // Copy when most of the window is unused, so a small response does not pin a large buffer.
       if (length > 0) return { records: length < window.length / 2 ? Buffer.from(window.subarray(0, length)) : window.subarray(0, length), firstOffset: start.baseOffset };
       if (!minOneBatch) return empty;
-      return { records: segment.readBytes(start.position, start.size), firstOffset: start.baseOffset };
+      return { records: segment.readBytes(start.position, start.sizeInBytes), firstOffset: start.baseOffset };
     }
     return empty;
   }

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// The follower's append path (issue 14): nanoseconds per batch from a fetched record set to the log, through the
+// real ReplicaFetcherThread.processPartitionData and PartitionLog.appendAsFollower (segment files in /dev/shm when
+// it exists, so the disk does not drown the parse). Each fetch answer is ~1 MB: BATCHES batches of RECORDS
+// 100-byte records, ending with a partial batch as real answers do. Also times the batch scans alone.
+//
+//   npm run build && node bench/follower-append.mjs     env: BATCHES=160 RECORDS=50 FETCHES=40 ROUNDS=5
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { encodeRecordBatch, CompressionType, setBaseOffset, forEachBatch } = await import(join(root, 'packages/protocol/dist/index.js'));
+const { PartitionLog, DEFAULT_LOG_CONFIG } = await import(join(root, 'packages/storage/dist/index.js'));
+const { ReplicaFetcherThread } = await import(join(root, 'packages/broker/dist/replication/replica-fetcher-thread.js'));
+const { silentLogger } = await import(join(root, 'packages/common/dist/index.js'));
+const protocol = await import(join(root, 'packages/protocol/dist/index.js'));
+
+const BATCHES = Number(process.env.BATCHES ?? 160);
+const RECORDS = Number(process.env.RECORDS ?? 50);
+const FETCHES = Number(process.env.FETCHES ?? 40);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+
+const now = Date.now();
+const one = encodeRecordBatch({
+  baseOffset: 0,
+  compression: CompressionType.none,
+  firstTimestamp: now,
+  records: Array.from({ length: RECORDS }, (_, i) => ({ key: null, value: Buffer.alloc(100, i), headers: [], timestamp: now })),
+});
+/** A fetch answer starting at `base`: BATCHES whole batches and the first half of one more. */
+function fetchAnswer(base) {
+  const buf = Buffer.concat([...Array.from({ length: BATCHES }, () => one), one.subarray(0, one.length >> 1)]);
+  for (let i = 0, pos = 0; i < BATCHES; i++, pos += one.length) setBaseOffset(buf, pos, base + i * RECORDS);
+  return buf;
+}
+
+const scratch = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+const config = { ...DEFAULT_LOG_CONFIG, segmentBytes: 1 << 30 };
+const thread = new ReplicaFetcherThread(
+  { name: 'bench', source: { brokerId: 1, host: 'localhost', port: 1 }, clientId: 'bench', replicaId: 2, maxWaitMs: 500, minBytes: 1, maxBytes: 1 << 24, partitionMaxBytes: 1 << 20, backoffMs: 100, requestTimeoutMs: 1000, logger: silentLogger() },
+  {
+    // The Partition's part of the path (appendRecordsAsFollower) is a guard and a call: stood in for here.
+    partition: () => current,
+    onAppended: () => {},
+    onLogStartOffsetIncremented: () => {},
+    onPartitionsFailed: () => {},
+  },
+);
+let current;
+
+function round() {
+  const dir = mkdtempSync(join(scratch, 'gregor-bench-follower-'));
+  const log = new PartitionLog({ dir, topic: 't', partition: 0, config, logger: silentLogger() });
+  current = {
+    get logEndOffset() {
+      return log.logEndOffset;
+    },
+    appendRecordsAsFollower(records) {
+      if (records && records.length > 0) log.appendAsFollower(records);
+      return { logStartOffsetMoved: false };
+    },
+  };
+  const answers = Array.from({ length: FETCHES }, (_, f) => fetchAnswer(f * BATCHES * RECORDS));
+  const t0 = process.hrtime.bigint();
+  for (const recordSet of answers) thread.processPartitionData({ topic: 't', partition: 0, fetchOffset: log.logEndOffset, currentLeaderEpoch: 0 }, { recordSet, highWatermark: 0, logStartOffset: 0 });
+  const t1 = process.hrtime.bigint();
+  if (log.logEndOffset !== FETCHES * BATCHES * RECORDS) throw new Error(`log end ${log.logEndOffset}, expected ${FETCHES * BATCHES * RECORDS}`);
+  log.close();
+  rmSync(dir, { recursive: true, force: true });
+  return Number(t1 - t0) / (FETCHES * BATCHES);
+}
+
+/** The scans alone: the whole-batch walk of the fetcher (before) and the log's CRC-checked split. */
+function scans() {
+  const answer = fetchAnswer(0);
+  const whole = answer.subarray(0, BATCHES * one.length);
+  const n = FETCHES;
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) forEachBatch(answer, () => {}, { allowPartialTail: true });
+  const t1 = process.hrtime.bigint();
+  const split = protocol.splitBatches ?? (await_storage_split);
+  for (let i = 0; i < n; i++) split(whole);
+  const t2 = process.hrtime.bigint();
+  return { walk: Number(t1 - t0) / (n * BATCHES), split: Number(t2 - t1) / (n * BATCHES) };
+}
+let await_storage_split;
+if (!protocol.splitBatches) await_storage_split = (await import(join(root, 'packages/storage/dist/batch-scan.js'))).splitBatches;
+
+const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+console.log(`follower append: ${BATCHES} batches x ${RECORDS} records x 100 B per fetch (${((BATCHES * one.length) / 1e6).toFixed(2)} MB), ${FETCHES} fetches per round, files in ${scratch}`);
+const results = [];
+for (let r = 0; r < ROUNDS; r++) {
+  const perBatch = round();
+  const s = scans();
+  results.push({ perBatch, ...s });
+  console.log(`round ${r + 1}: ${perBatch.toFixed(0)} ns/batch fetch answer -> log; scans alone: forEachBatch walk ${s.walk.toFixed(0)} ns/batch, CRC split ${s.split.toFixed(0)} ns/batch`);
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const summary = {
+  bench: 'follower-append',
+  nsPerBatch: Math.round(median(results.map((r) => r.perBatch))),
+  walkNsPerBatch: Math.round(median(results.map((r) => r.walk))),
+  splitNsPerBatch: Math.round(median(results.map((r) => r.split))),
+  batchBytes: one.length,
+  loadAverage: load,
+  loadAverageAfter: loadavg().map((l) => l.toFixed(2)).join(' '),
+};
+console.log(`median ${summary.nsPerBatch} ns/batch (load average ${load} before, ${summary.loadAverageAfter} after)`);
+console.log(JSON.stringify(summary));
