@@ -4,13 +4,14 @@
 // it exists, so the disk does not drown the parse). Each fetch answer is ~1 MB: BATCHES batches of RECORDS
 // 100-byte records, ending with a partial batch as real answers do. Also times the batch scans alone.
 //
-//   npm run build && node bench/follower-append.mjs     env: BATCHES=160 RECORDS=50 FETCHES=40 ROUNDS=5
+//   npm run build && node bench/follower-append.mjs     env: BATCHES=160 RECORDS=50 FETCHES=40 ROUNDS=5 ROOT=<checkout>
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// ROOT: another checkout's build (its main, for a before/after in one run).
+const root = process.env.ROOT ?? join(dirname(fileURLToPath(import.meta.url)), '..');
 const { encodeRecordBatch, CompressionType, setBaseOffset, forEachBatch } = await import(join(root, 'packages/protocol/dist/index.js'));
 const { PartitionLog, DEFAULT_LOG_CONFIG } = await import(join(root, 'packages/storage/dist/index.js'));
 const { ReplicaFetcherThread } = await import(join(root, 'packages/broker/dist/replication/replica-fetcher-thread.js'));
@@ -72,21 +73,34 @@ function round() {
   return Number(t1 - t0) / (FETCHES * BATCHES);
 }
 
-/** The scans alone: the whole-batch walk of the fetcher (before) and the log's CRC-checked split. */
+/**
+ * The scans alone, interleaved in one process: the path before (the fetcher's whole-batch walk, then the log's
+ * CRC-checked split of what it kept) and after (the log's one split, leaving out the partial tail).
+ */
 function scans() {
   const answer = fetchAnswer(0);
   const whole = answer.subarray(0, BATCHES * one.length);
-  const n = FETCHES;
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) forEachBatch(answer, () => {}, { allowPartialTail: true });
-  const t1 = process.hrtime.bigint();
-  const split = protocol.splitBatches ?? (await_storage_split);
-  for (let i = 0; i < n; i++) split(whole);
-  const t2 = process.hrtime.bigint();
-  return { walk: Number(t1 - t0) / (n * BATCHES), split: Number(t2 - t1) / (n * BATCHES) };
+  const split = protocol.splitBatches ?? storageSplit;
+  const twice = () => {
+    const complete = forEachBatch(answer, () => {}, { allowPartialTail: true });
+    split(whole.subarray(0, complete));
+  };
+  const once = protocol.splitBatches ? () => protocol.splitBatches(answer, { allowPartialTail: true }) : null;
+  let before = 0n;
+  let after = 0n;
+  for (let i = 0; i < FETCHES; i++) {
+    const t0 = process.hrtime.bigint();
+    twice();
+    const t1 = process.hrtime.bigint();
+    once?.();
+    const t2 = process.hrtime.bigint();
+    before += t1 - t0;
+    after += t2 - t1;
+  }
+  return { before: Number(before) / (FETCHES * BATCHES), after: once ? Number(after) / (FETCHES * BATCHES) : NaN };
 }
-let await_storage_split;
-if (!protocol.splitBatches) await_storage_split = (await import(join(root, 'packages/storage/dist/batch-scan.js'))).splitBatches;
+// A build from before the one batch view has the CRC split in storage.
+const storageSplit = protocol.splitBatches ? null : (await import(join(root, 'packages/storage/dist/batch-scan.js'))).splitBatches;
 
 const load = loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`follower append: ${BATCHES} batches x ${RECORDS} records x 100 B per fetch (${((BATCHES * one.length) / 1e6).toFixed(2)} MB), ${FETCHES} fetches per round, files in ${scratch}`);
@@ -95,17 +109,17 @@ for (let r = 0; r < ROUNDS; r++) {
   const perBatch = round();
   const s = scans();
   results.push({ perBatch, ...s });
-  console.log(`round ${r + 1}: ${perBatch.toFixed(0)} ns/batch fetch answer -> log; scans alone: forEachBatch walk ${s.walk.toFixed(0)} ns/batch, CRC split ${s.split.toFixed(0)} ns/batch`);
+  console.log(`round ${r + 1}: ${perBatch.toFixed(0)} ns/batch fetch answer -> log; scans alone: walk + split (before) ${s.before.toFixed(0)} ns/batch, one split (after) ${s.after.toFixed(0)} ns/batch`);
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const summary = {
   bench: 'follower-append',
   nsPerBatch: Math.round(median(results.map((r) => r.perBatch))),
-  walkNsPerBatch: Math.round(median(results.map((r) => r.walk))),
-  splitNsPerBatch: Math.round(median(results.map((r) => r.split))),
+  scanTwiceNsPerBatch: Math.round(median(results.map((r) => r.before))),
+  scanOnceNsPerBatch: Math.round(median(results.map((r) => r.after))),
   batchBytes: one.length,
   loadAverage: load,
   loadAverageAfter: loadavg().map((l) => l.toFixed(2)).join(' '),
 };
-console.log(`median ${summary.nsPerBatch} ns/batch (load average ${load} before, ${summary.loadAverageAfter} after)`);
+console.log(`median ${summary.nsPerBatch} ns/batch end to end; scans ${summary.scanTwiceNsPerBatch} ns/batch twice, ${summary.scanOnceNsPerBatch} once (load average ${load} before, ${summary.loadAverageAfter} after)`);
 console.log(JSON.stringify(summary));
