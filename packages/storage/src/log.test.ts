@@ -71,6 +71,20 @@ describe('PartitionLog append and read', () => {
     ]);
   });
 
+  it('appends in place (the broker hands over its request bytes) and keeps no reference to them after the append', () => {
+    const log = openLog();
+    const request = Buffer.concat([simpleBatch(2), simpleBatch(1)]);
+    expect(log.appendAsLeader(request, 3, { inPlace: true })).toMatchObject({ firstOffset: 0, lastOffset: 2 });
+    expect(splitBatches(request).map((h) => [h.baseOffset, h.partitionLeaderEpoch])).toEqual([
+      [0, 3],
+      [2, 3],
+    ]);
+    const stored = Buffer.from(request);
+    request.fill(0xee); // the network layer reuses its buffer for the next request
+    expect(log.read(0, 1 << 20, 3, false).records.equals(stored)).toBe(true);
+    expect(log.appendAsLeader(simpleBatch(1), 3).firstOffset).toBe(3);
+  });
+
   it('stamps LogAppendTime batches with the leader clock and a fresh CRC', () => {
     const log = openLog({ messageTimestampType: 'LogAppendTime' }, { time: () => 1_800_000_000_000 });
     const info = log.appendAsLeader(Buffer.concat([simpleBatch(2), simpleBatch(1)]), 0);
