@@ -134,6 +134,25 @@ export async function linesFile(path, n, size = 101) {
   return path;
 }
 
+// --- topics --------------------------------------------------------------------------------------
+/**
+ * Creates a topic through `admin` (a gregor Admin), retrying while the broker is still starting (no controller
+ * yet), then waits until every partition has a leader. Options: replicationFactor (1), configs.
+ */
+export async function createTopicRetrying(admin, name, partitions, { replicationFactor = 1, configs } = {}) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const [r] = await admin.createTopics([{ name, numPartitions: partitions, replicationFactor, ...(configs ? { configs } : {}) }]);
+      if (r.errorCode === 0) break;
+      throw new Error(`create ${name}: ${r.errorMessage ?? `error ${r.errorCode}`}`);
+    } catch (error) {
+      if (attempt > 50) throw error;
+      await sleep(200);
+    }
+  }
+  await admin.waitForLeaders([name], 30_000);
+}
+
 // --- the run ---------------------------------------------------------------------------------------
 function gitCommit() {
   try {
