@@ -29,15 +29,10 @@ process.env.LOG_LEVEL = 'info';
 process.env.LOG_FORMAT = 'json';
 
 // --- cluster -------------------------------------------------------------------------------
-const ensemble = await b.ensemble(ZK);
-const extra = Object.fromEntries((process.env.EXTRA_PROPS ?? '').split(',').filter(Boolean).map((kv) => kv.split('=')));
-const brokers = new Map();
-for (const id of [1, 2, 3]) {
-  brokers.set(id, await b.broker({ id, zookeeperConnect: ensemble.connectString, props: {
-    'zookeeper.session.timeout.ms': String(SESSION_MS), 'replica.fetch.wait.max.ms': '500',
-    'auto.leader.rebalance.enable': 'false', 'controlled.shutdown.retry.backoff.ms': '200', ...extra,
-  } }));
-}
+const { ensemble, brokers, bootstrap } = await b.cluster({ brokers: 3, zookeepers: ZK, props: {
+  'zookeeper.session.timeout.ms': String(SESSION_MS), 'replica.fetch.wait.max.ms': '500',
+  'auto.leader.rebalance.enable': 'false', 'controlled.shutdown.retry.backoff.ms': '200',
+} });
 const logFile = (id) => brokers.get(id).logFile;
 
 /** The controller's JSON log lines at or after `since` (epoch ms). */
@@ -67,8 +62,6 @@ async function metadataFrom(id) {
   return md.topics[0]?.partitions ?? [];
 }
 
-await Promise.all([...brokers.values()].map((br) => b.start(br)));
-const bootstrap = [...brokers.values()].map((br) => br.bootstrapServer).join(',');
 const zkClient = await ZkClient.connect({ connectString: ensemble.connectString, sessionTimeoutMs: 10_000, logger: silentLogger() });
 b.onCleanup(() => zkClient.close());
 const zk = new KafkaZkClient(zkClient);

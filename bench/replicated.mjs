@@ -23,17 +23,10 @@ const b = await startBench('replicated', { params: { N, PARTITIONS, RATE, SECOND
 process.env.LOG_LEVEL ??= 'warn';
 
 // --- cluster -------------------------------------------------------------------------------
-const ensemble = await b.ensemble(3);
-const extra = Object.fromEntries((process.env.EXTRA_PROPS ?? '').split(',').filter(Boolean).map((kv) => kv.split('=')));
-const brokers = new Map();
-for (const id of [1, 2, 3]) {
-  brokers.set(id, await b.broker({ id, zookeeperConnect: ensemble.connectString, props: {
-    'zookeeper.session.timeout.ms': String(SESSION_MS), 'replica.fetch.wait.max.ms': '100',
-    'auto.leader.rebalance.enable': 'false', 'controlled.shutdown.retry.backoff.ms': '200', ...extra,
-  } }));
-}
-await Promise.all([...brokers.values()].map((br) => b.start(br)));
-const bootstrap = [...brokers.values()].map((br) => br.bootstrapServer).join(',');
+const { ensemble, brokers, bootstrap } = await b.cluster({ brokers: 3, zookeepers: 3, props: {
+  'zookeeper.session.timeout.ms': String(SESSION_MS), 'replica.fetch.wait.max.ms': '100',
+  'auto.leader.rebalance.enable': 'false', 'controlled.shutdown.retry.backoff.ms': '200',
+} });
 const zkClient = await ZkClient.connect({ connectString: ensemble.connectString, sessionTimeoutMs: 10_000, logger: silentLogger() });
 b.onCleanup(() => zkClient.close());
 const zk = new KafkaZkClient(zkClient);
