@@ -284,7 +284,8 @@ class Bench {
 
   /** Runs the cleanups, stops the brokers (SIGTERM) and ZooKeeper; the scratch folder stays until finish. */
   async close() {
-    for (const fn of this.#cleanups) await Promise.resolve().then(fn).catch(() => {});
+    // Bounded: a cleanup that hangs (a server waiting on a connection) must not keep the brokers running.
+    for (const fn of this.#cleanups) await Promise.race([Promise.resolve().then(fn).catch(() => {}), sleep(5000)]);
     this.#cleanups = [];
     this.#watch.sample();
     await Promise.allSettled(this.#brokers.map((b) => b.stop()));
