@@ -4,14 +4,14 @@
 // topics are written once with gregor's producer. Also: stored bytes per codec, and decoding alone
 // (decodeRecordSet over the stored segment, no network) so the codec's share of the consumer's time shows.
 //
-//   npm run build && node bench/consume-codecs.mjs [--json <file>]     env: N=500000 ROUNDS=3
+//   npm run build && node bench/consume-codecs.mjs [--json <file>] [--full]    env: N=100000 (--full: 500000) ROUNDS=3
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Admin, Consumer, KafkaClient, Producer } from '@gregor/client';
 import { decodeRecordSet } from '@gregor/protocol';
 import { envNum, fmt, median, nowS as now, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 500_000);
+const N = envNum('N', 100_000, 500_000);
 const ROUNDS = envNum('ROUNDS', 3);
 const CODECS = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];
 const b = await startBench('consume-codecs', { params: { N, ROUNDS, codecs: CODECS, recordBytes: 100 } });

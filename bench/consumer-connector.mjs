@@ -7,7 +7,7 @@
 //  3. time from a member's death (kill -9 of a `gregor consume --group` process) to every partition
 //     owned again by the surviving member (zookeeper.session.timeout.ms=SESSION_MS).
 //
-//   npm run build && node bench/consumer-connector.mjs [--json <file>]    env: N=1000000 BATCH=5000 CONCURRENCY=4 BATCH_SIZE=262144 LINGER_MS=5 SESSION_MS=6000
+//   npm run build && node bench/consumer-connector.mjs [--json <file>] [--full]   env: N=200000 (--full: 1000000) BATCH=5000 CONCURRENCY=4 BATCH_SIZE=262144 LINGER_MS=5 SESSION_MS=6000
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Admin, KafkaClient, Producer } from '@gregor/client';
@@ -16,7 +16,7 @@ import { ZookeeperConsumerConnector } from '@gregor/consumer';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
 import { createTopicRetrying, envNum, fmt, nowMs as now, root, sleep, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 1_000_000);
+const N = envNum('N', 200_000, 1_000_000);
 const BATCH = envNum('BATCH', 5000);
 const CONCURRENCY = envNum('CONCURRENCY', 4);
 const SESSION_MS = envNum('SESSION_MS', 6000);

@@ -8,7 +8,8 @@
 // several times): the topic is created in steps of STEP partitions and the cluster left to settle first, since
 // a broker creating hundreds of logs at once can stall its own ZooKeeper session (a separate issue).
 //
-//   npm run build && node bench/controller-failover.mjs [--json <file>]    env: PARTITIONS=2000 STEP=250 SESSION_MS=6000 ZK=3 SETTLE_MS=10000
+//   npm run build && node bench/controller-failover.mjs [--json <file>] [--full]
+//   env: PARTITIONS=300 (--full: 2000) STEP=250 SESSION_MS=6000 ZK=3 SETTLE_MS=3000 (--full: 10000)
 import { readFileSync } from 'node:fs';
 import { Admin, Connection, KafkaClient } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
@@ -16,11 +17,11 @@ import { Metadata } from '@gregor/protocol';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
 import { envNum, median, sleep, startBench } from './lib/bench.mjs';
 
-const PARTITIONS = envNum('PARTITIONS', 2000);
+const PARTITIONS = envNum('PARTITIONS', 300, 2000);
 const SESSION_MS = envNum('SESSION_MS', 6000);
 const ROUNDS = 1;
 const STEP = envNum('STEP', 250);
-const SETTLE_MS = envNum('SETTLE_MS', 10_000);
+const SETTLE_MS = envNum('SETTLE_MS', 3000, 10_000);
 const ZK = envNum('ZK', 3);
 const TOPIC = 'failover';
 const b = await startBench('controller-failover', { params: { PARTITIONS, SESSION_MS, STEP, SETTLE_MS, ZK } });

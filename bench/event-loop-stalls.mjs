@@ -8,7 +8,7 @@
 //     (cleanAsync: a turn for the event loop after every chunk read): how long the pass takes and how long the event
 //     loop waits at most (p99, max).
 //
-//   npm run build && node bench/event-loop-stalls.mjs [--json <file>]    env: PARTITIONS=500 SIZE_MB=256 KEYS=10000 PHASES=leadership,cleaning
+//   npm run build && node bench/event-loop-stalls.mjs [--json <file>] [--full]   env: PARTITIONS=500 SIZE_MB=64 (--full: 256) KEYS=10000 PHASES=leadership,cleaning
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -19,7 +19,7 @@ import { DEFAULT_LOG_CONFIG, LogCleaner, LogManager } from '@gregor/storage';
 import { envNum, sleep, startBench } from './lib/bench.mjs';
 
 const PARTITIONS = envNum('PARTITIONS', 500);
-const SIZE_MB = envNum('SIZE_MB', 256);
+const SIZE_MB = envNum('SIZE_MB', 64, 256);
 const KEYS = envNum('KEYS', 10_000);
 const PHASES = new Set((process.env.PHASES ?? 'leadership,cleaning').split(','));
 const b = await startBench('event-loop-stalls', { params: { PARTITIONS, SIZE_MB, KEYS, phases: [...PHASES] } });

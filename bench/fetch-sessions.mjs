@@ -8,14 +8,14 @@
 //   idle   - every partition caught up: a sessionless answer lists 1,000 empty partitions, an incremental one none;
 //   active - HOT partitions (default 10) each return one new batch per fetch, the others stay caught up.
 //
-//   npm run build && node bench/fetch-sessions.mjs [--json <file>]     env: PARTITIONS=1000 FETCHES=1000 ROUNDS=3 HOT=10
+//   npm run build && node bench/fetch-sessions.mjs [--json <file>] [--full]    env: PARTITIONS=1000 FETCHES=300 (--full: 1000) ROUNDS=3 HOT=10
 import { Admin, Connection, FetchSessionHandler, KafkaClient, Producer } from '@gregor/client';
 import { freePorts } from '@gregor/launcher';
 import { Fetch } from '@gregor/protocol';
 import { envNum, median, procCpuSeconds, startBench } from './lib/bench.mjs';
 
 const PARTITIONS = envNum('PARTITIONS', 1000);
-const FETCHES = envNum('FETCHES', 1000);
+const FETCHES = envNum('FETCHES', 300, 1000);
 const ROUNDS = envNum('ROUNDS', 3);
 const HOT = Math.min(envNum('HOT', 10), PARTITIONS);
 const WARMUP = 50;

@@ -8,12 +8,12 @@
 //     partition per commit, acks=-1 to __consumer_offsets) for COMMIT_SECONDS;
 //  3. consume throughput of one Reader (fetchMessage + commitMessages merged every second) over N records.
 //
-//   npm run build && node bench/group-coordinator.mjs [--json <file>]    env: N=300000 DELAY_MS=3000 HEARTBEAT_MS=500 CLIENTS=8 INFLIGHT=64 COMMIT_SECONDS=5
+//   npm run build && node bench/group-coordinator.mjs [--json <file>] [--full]   env: N=100000 (--full: 300000) DELAY_MS=3000 HEARTBEAT_MS=500 CLIENTS=8 INFLIGHT=64 COMMIT_SECONDS=5
 import { Admin, GroupMembership, KafkaClient, KafkaOffsetStore, Producer, Reader } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { createTopicRetrying, envNum, fmt, nowMs as now, sleep, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 300_000);
+const N = envNum('N', 100_000, 300_000);
 const DELAY_MS = envNum('DELAY_MS', 3000);
 const HEARTBEAT_MS = envNum('HEARTBEAT_MS', 500);
 const CLIENTS = envNum('CLIENTS', 8);

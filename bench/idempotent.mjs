@@ -6,7 +6,7 @@
 // number of producer-state snapshots the broker wrote. Then the broker's own share in isolation: leader appends of
 // small batches (10 records) into a partition log, with and without a producer id, in this process.
 //
-//   npm run build && node bench/idempotent.mjs [--json <file>]     env: N=1000000 ROUNDS=3 PARTITIONS=1 SEGMENT_BYTES=104857600
+//   npm run build && node bench/idempotent.mjs [--json <file>] [--full]    env: N=200000 (--full: 1000000) ROUNDS=3 PARTITIONS=1 SEGMENT_BYTES=104857600
 //   PLAIN_MAX_IN_FLIGHT=5 gives the plain runs idempotence's in-flight limit (a control: what the limit alone costs).
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { encodeRecordBatch } from '@gregor/protocol';
 import { PartitionLog } from '@gregor/storage';
 import { envNum, fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowS as now, run, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 1_000_000);
+const N = envNum('N', 200_000, 1_000_000);
 const ROUNDS = envNum('ROUNDS', 3);
 const PARTITIONS = envNum('PARTITIONS', 1);
 const SEGMENT_BYTES = envNum('SEGMENT_BYTES', 100 * 1024 * 1024);

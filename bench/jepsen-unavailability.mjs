@@ -6,7 +6,7 @@
 //     (what a client of that partition saw; target for single-broker faults: session timeout + 2 s);
 //   - the time from the heal to the first ack on every partition (target after a partition heals: 1 s).
 //
-//   npm run build && node bench/jepsen-unavailability.mjs [--json <file>]  env: RUNS=3 FILES="test/jepsen/..." JEPSEN_LONG=1
+//   npm run build && node bench/jepsen-unavailability.mjs [--json <file>] [--full]  env: RUNS=1 (--full: 3; ~4 min a run) FILES="test/jepsen/..." JEPSEN_LONG=1
 //                                                            JEPSEN_OUT=<folder> (default: a new temporary folder)
 //   node bench/jepsen-unavailability.mjs --from test-results/jepsen   (only summarise result.json files already there)
 //   node bench/jepsen-unavailability.mjs --from <folder> --recheck   (judge the saved histories again with today's
@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { envNum, root, startBench } from './lib/bench.mjs';
 
 const SESSION_MS = envNum('SESSION_MS', 6000);
-const RUNS = envNum('RUNS', 3);
+const RUNS = envNum('RUNS', 1, 3);
 const FILES = (process.env.FILES ?? 'test/jepsen/process-faults.test.ts test/jepsen/network-faults.test.ts').split(/\s+/).filter(Boolean);
 
 const from = process.argv.indexOf('--from');

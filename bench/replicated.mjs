@@ -6,14 +6,14 @@
 //     time from the fault to the first successful acks=all write on that partition.
 //
 //   npm run build && node bench/replicated.mjs [--json <file>]
-//   env: N=1000000 PARTITIONS=3 RATE=1000 SECONDS=10 SESSION_MS=6000 PHASES=throughput,latency,failover EXTRA_PROPS=k=v,...
+//   [--full] env: N=200000 (--full: 1000000) PARTITIONS=3 RATE=1000 SECONDS=10 SESSION_MS=6000 PHASES=throughput,latency,failover EXTRA_PROPS=k=v,...
 import { join } from 'node:path';
 import { Admin, Consumer, KafkaClient, Producer } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
 import { envNum, fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowMs, pct, run, sleep, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 1_000_000);
+const N = envNum('N', 200_000, 1_000_000);
 const PARTITIONS = envNum('PARTITIONS', 3);
 const RATE = envNum('RATE', 1000);
 const SECONDS = envNum('SECONDS', 10);

@@ -4,12 +4,12 @@
 // 100 bytes per round, produced with acks=1 and read back from the beginning. SASL costs only at connect time;
 // the difference between SSL and PLAINTEXT is TLS (Node's tls on the broker).
 //
-//   npm run build && node bench/secure-listeners.mjs [--json <file>]     env: N=300000 ROUNDS=3
+//   npm run build && node bench/secure-listeners.mjs [--json <file>] [--full]    env: N=100000 (--full: 300000) ROUNDS=3
 import { join } from 'node:path';
 import { generateCertificates, freePorts } from '@gregor/launcher';
 import { envNum, fmt, median, nowS as now, run, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 300_000);
+const N = envNum('N', 100_000, 300_000);
 const ROUNDS = envNum('ROUNDS', 3);
 const b = await startBench('secure-listeners', { params: { N, ROUNDS, recordBytes: 100 } });
 const kcat = (args, input) => run('kcat', args, { input, stdout: 'pipe' });

@@ -5,16 +5,17 @@
 // sequential write speed, the broker's peak RSS and CPU-seconds per million records, and optionally a CPU
 // profile of the broker (PROFILE=1).
 //
-//   npm run build && node bench/single-broker.mjs [--json <file>]   env: N=1000000 ROUNDS=3 PARTITIONS=1 PROFILE=0 DISK_MB=1024
+//   npm run build && node bench/single-broker.mjs [--json <file>] [--full]
+//   env: N=200000 (--full: 1000000) ROUNDS=3 PARTITIONS=1 PROFILE=0 DISK_MB=256 (--full: 1024)
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Admin, KafkaClient } from '@gregor/client';
 import { envNum, fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowS, run, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 1_000_000);
+const N = envNum('N', 200_000, 1_000_000);
 const ROUNDS = envNum('ROUNDS', 3);
 const PARTITIONS = envNum('PARTITIONS', 1);
-const DISK_MB = envNum('DISK_MB', 1024);
+const DISK_MB = envNum('DISK_MB', 256, 1024);
 const PROFILE = process.env.PROFILE === '1';
 const b = await startBench('single-broker', { params: { N, ROUNDS, PARTITIONS, recordBytes: 100, acks: 1 } });
 process.env.LOG_LEVEL ??= 'warn';

@@ -28,7 +28,10 @@ export const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length -
 export const fmt = (n) => Math.round(n).toLocaleString('en-US');
 /** `1,013,000 rec/s [1051k, 1013k, 959k]`: the median and every run. */
 export const fmtRuns = (xs, unit = 'rec/s') => `${fmt(median(xs))} ${unit} [${xs.map((x) => `${Math.round(x / 1000)}k`).join(', ')}]`;
-export const envNum = (name, dflt) => Number(process.env[name] ?? dflt);
+/** `--full` (or FULL=1): the sizes the figures in docs/benchmarks.md were measured at, instead of the small defaults. */
+export const FULL = process.argv.includes('--full') || process.env.FULL === '1';
+/** A number from the environment; else `full` under --full (when given), else the small default. */
+export const envNum = (name, dflt, full = dflt) => Number(process.env[name] ?? (FULL ? full : dflt));
 export const loadAvg = () => loadavg().map((l) => Math.round(l * 100) / 100);
 
 // --- /proc -----------------------------------------------------------------------------------------
