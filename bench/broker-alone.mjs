@@ -16,16 +16,11 @@ import net from 'node:net';
 import { Admin, KafkaClient } from '@gregor/client';
 import { freePorts } from '@gregor/launcher';
 import { decodeRequestHeader, decodeResponseHeader, Produce, Reader } from '@gregor/protocol';
-import { createTopicRetrying, envNum, fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowS, root, run, startBench } from './lib/bench.mjs';
+import { createTopicRetrying, fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowS, root, run, startBench } from './lib/bench.mjs';
 
-const CAPTURE_N = envNum('CAPTURE_N', 300_000);
-const SECONDS = envNum('SECONDS', 10);
-const CONNECTIONS = envNum('CONNECTIONS', 4);
-const INFLIGHT = envNum('INFLIGHT', 4);
-const PARTITIONS = envNum('PARTITIONS', 1);
-const ROUNDS = envNum('ROUNDS', 3);
 const TOPIC = 'replay';
-const b = await startBench('broker-alone', { params: { CAPTURE_N, SECONDS, CONNECTIONS, INFLIGHT, PARTITIONS, ROUNDS, recordBytes: 100, acks: 1 } });
+const b = await startBench('broker-alone', { env: { CAPTURE_N: 300_000, SECONDS: 10, CONNECTIONS: 4, INFLIGHT: 4, PARTITIONS: 1, ROUNDS: 3 }, params: { recordBytes: 100, acks: 1 } });
+const { CAPTURE_N, SECONDS, CONNECTIONS, INFLIGHT, PARTITIONS, ROUNDS } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
 
 /** Calls `onFrame(frame)` for every size-prefixed Kafka frame (size included) in a byte stream. */

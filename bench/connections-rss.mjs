@@ -13,15 +13,11 @@
 import { readdirSync } from 'node:fs';
 import { Admin, Connection, KafkaClient } from '@gregor/client';
 import { encodeRecordBatch, Produce } from '@gregor/protocol';
-import { createTopicRetrying, envNum, fmt, nowS, procMemoryMiB, sleep, startBench } from './lib/bench.mjs';
+import { createTopicRetrying, fmt, nowS, procMemoryMiB, sleep, startBench } from './lib/bench.mjs';
 
-const CONNECTIONS = envNum('CONNECTIONS', 1000);
-const ROUNDS = envNum('ROUNDS', 20);
-const RECORDS = envNum('RECORDS', 10);
-const PARTITIONS = envNum('PARTITIONS', 10);
-const SETTLE_MS = envNum('SETTLE_MS', 3000);
 const TOPIC = 'connections';
-const b = await startBench('connections-rss', { params: { CONNECTIONS, ROUNDS, RECORDS, PARTITIONS, SETTLE_MS, recordBytes: 100 } });
+const b = await startBench('connections-rss', { env: { CONNECTIONS: 1000, ROUNDS: 20, RECORDS: 10, PARTITIONS: 10, SETTLE_MS: 3000 }, params: { recordBytes: 100 } });
+const { CONNECTIONS, ROUNDS, RECORDS, PARTITIONS, SETTLE_MS } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
 
 const { broker, bootstrap } = await b.singleBroker();

@@ -9,12 +9,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Admin, Consumer, KafkaClient, Producer } from '@gregor/client';
 import { decodeRecordSet } from '@gregor/protocol';
-import { envNum, fmt, median, nowS as now, startBench } from './lib/bench.mjs';
+import { fmt, median, nowS as now, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 100_000, 500_000);
-const ROUNDS = envNum('ROUNDS', 3);
 const CODECS = ['none', 'gzip', 'snappy', 'lz4', 'zstd'];
-const b = await startBench('consume-codecs', { params: { N, ROUNDS, codecs: CODECS, recordBytes: 100 } });
+const b = await startBench('consume-codecs', { env: { N: [100_000, 500_000], ROUNDS: 3 }, params: { codecs: CODECS, recordBytes: 100 } });
+const { N, ROUNDS } = b.params;
 
 /** ~100-byte values shaped like application events: compressible, not trivially. */
 function value(i) {

@@ -14,17 +14,12 @@ import { Admin, KafkaClient, Producer } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { ZookeeperConsumerConnector } from '@gregor/consumer';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
-import { createTopicRetrying, envNum, fmt, nowMs as now, root, sleep, startBench } from './lib/bench.mjs';
+import { createTopicRetrying, fmt, nowMs as now, root, sleep, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 200_000, 1_000_000);
-const BATCH = envNum('BATCH', 5000);
-const CONCURRENCY = envNum('CONCURRENCY', 4);
-const SESSION_MS = envNum('SESSION_MS', 6000);
-const BATCH_SIZE = envNum('BATCH_SIZE', 262_144);
-const LINGER_MS = envNum('LINGER_MS', 5);
 const PARTITIONS = 12;
 const TOPIC = 'bench';
-const b = await startBench('consumer-connector', { params: { N, BATCH, CONCURRENCY, SESSION_MS, BATCH_SIZE, LINGER_MS, PARTITIONS } });
+const b = await startBench('consumer-connector', { env: { N: [200_000, 1_000_000], BATCH: 5000, CONCURRENCY: 4, SESSION_MS: 6000, BATCH_SIZE: 262_144, LINGER_MS: 5 }, params: { PARTITIONS } });
+const { N, BATCH, CONCURRENCY, SESSION_MS, BATCH_SIZE, LINGER_MS } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
 
 // --- cluster: one ZooKeeper, one broker process ----------------------------------------------

@@ -15,16 +15,12 @@ import { Admin, Connection, KafkaClient } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { Metadata } from '@gregor/protocol';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
-import { envNum, median, sleep, startBench } from './lib/bench.mjs';
+import { median, sleep, startBench } from './lib/bench.mjs';
 
-const PARTITIONS = envNum('PARTITIONS', 300, 2000);
-const SESSION_MS = envNum('SESSION_MS', 6000);
 const ROUNDS = 1;
-const STEP = envNum('STEP', 250);
-const SETTLE_MS = envNum('SETTLE_MS', 3000, 10_000);
-const ZK = envNum('ZK', 3);
 const TOPIC = 'failover';
-const b = await startBench('controller-failover', { params: { PARTITIONS, SESSION_MS, STEP, SETTLE_MS, ZK } });
+const b = await startBench('controller-failover', { env: { PARTITIONS: [300, 2000], SESSION_MS: 6000, STEP: 250, SETTLE_MS: [3000, 10_000], ZK: 3 } });
+const { PARTITIONS, SESSION_MS, STEP, SETTLE_MS, ZK } = b.params;
 // The script reads the controller's JSON log lines (events that took long, with their ZooKeeper calls).
 process.env.LOG_LEVEL = 'info';
 process.env.LOG_FORMAT = 'json';

@@ -16,13 +16,11 @@ import { ReplicaManager } from '@gregor/broker';
 import { silentLogger } from '@gregor/common';
 import { CompressionType, encodeRecordBatch } from '@gregor/protocol';
 import { DEFAULT_LOG_CONFIG, LogCleaner, LogManager } from '@gregor/storage';
-import { envNum, sleep, startBench } from './lib/bench.mjs';
+import { sleep, startBench } from './lib/bench.mjs';
 
-const PARTITIONS = envNum('PARTITIONS', 500);
-const SIZE_MB = envNum('SIZE_MB', 64, 256);
-const KEYS = envNum('KEYS', 10_000);
 const PHASES = new Set((process.env.PHASES ?? 'leadership,cleaning').split(','));
-const b = await startBench('event-loop-stalls', { params: { PARTITIONS, SIZE_MB, KEYS, phases: [...PHASES] } });
+const b = await startBench('event-loop-stalls', { env: { PARTITIONS: 500, SIZE_MB: [64, 256], KEYS: 10_000 }, params: { phases: [...PHASES] } });
+const { PARTITIONS, SIZE_MB, KEYS } = b.params;
 const work = b.work;
 const rows = [];
 

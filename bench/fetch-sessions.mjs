@@ -12,15 +12,13 @@
 import { Admin, Connection, FetchSessionHandler, KafkaClient, Producer } from '@gregor/client';
 import { freePorts } from '@gregor/launcher';
 import { Fetch } from '@gregor/protocol';
-import { envNum, median, procCpuSeconds, startBench } from './lib/bench.mjs';
+import { median, procCpuSeconds, startBench } from './lib/bench.mjs';
 
-const PARTITIONS = envNum('PARTITIONS', 1000);
-const FETCHES = envNum('FETCHES', 300, 1000);
-const ROUNDS = envNum('ROUNDS', 3);
-const HOT = Math.min(envNum('HOT', 10), PARTITIONS);
 const WARMUP = 50;
 const TOPIC = 'fetch-sessions-bench';
-const b = await startBench('fetch-sessions', { params: { PARTITIONS, FETCHES, ROUNDS, HOT, WARMUP } });
+const b = await startBench('fetch-sessions', { env: { PARTITIONS: 1000, FETCHES: [300, 1000], ROUNDS: 3, HOT: 10 }, params: { WARMUP } });
+const { PARTITIONS, FETCHES, ROUNDS } = b.params;
+const HOT = Math.min(b.params.HOT, PARTITIONS);
 process.env.LOG_LEVEL ??= 'warn';
 const cpuMs = (pid) => procCpuSeconds(pid) * 1000;
 

@@ -11,17 +11,12 @@
 //   npm run build && node bench/group-coordinator.mjs [--json <file>] [--full]   env: N=100000 (--full: 300000) DELAY_MS=3000 HEARTBEAT_MS=500 CLIENTS=8 INFLIGHT=64 COMMIT_SECONDS=5
 import { Admin, GroupMembership, KafkaClient, KafkaOffsetStore, Producer, Reader } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
-import { createTopicRetrying, envNum, fmt, nowMs as now, sleep, startBench } from './lib/bench.mjs';
+import { createTopicRetrying, fmt, nowMs as now, sleep, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 100_000, 300_000);
-const DELAY_MS = envNum('DELAY_MS', 3000);
-const HEARTBEAT_MS = envNum('HEARTBEAT_MS', 500);
-const CLIENTS = envNum('CLIENTS', 8);
-const INFLIGHT = envNum('INFLIGHT', 64);
-const COMMIT_SECONDS = envNum('COMMIT_SECONDS', 5);
 const PARTITIONS = 12;
 const TOPIC = 'bench';
-const b = await startBench('group-coordinator', { params: { N, DELAY_MS, HEARTBEAT_MS, CLIENTS, INFLIGHT, COMMIT_SECONDS, PARTITIONS } });
+const b = await startBench('group-coordinator', { env: { N: [100_000, 300_000], DELAY_MS: 3000, HEARTBEAT_MS: 500, CLIENTS: 8, INFLIGHT: 64, COMMIT_SECONDS: 5 }, params: { PARTITIONS } });
+const { N, DELAY_MS, HEARTBEAT_MS, CLIENTS, INFLIGHT, COMMIT_SECONDS } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
 
 // --- cluster: one ZooKeeper, one broker process ----------------------------------------------

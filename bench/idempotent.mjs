@@ -14,14 +14,11 @@ import { Admin, KafkaClient } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { encodeRecordBatch } from '@gregor/protocol';
 import { PartitionLog } from '@gregor/storage';
-import { envNum, fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowS as now, run, startBench } from './lib/bench.mjs';
+import { fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowS as now, run, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 200_000, 1_000_000);
-const ROUNDS = envNum('ROUNDS', 3);
-const PARTITIONS = envNum('PARTITIONS', 1);
-const SEGMENT_BYTES = envNum('SEGMENT_BYTES', 100 * 1024 * 1024);
 const PLAIN_MAX_IN_FLIGHT = process.env.PLAIN_MAX_IN_FLIGHT;
-const b = await startBench('idempotent', { params: { N, ROUNDS, PARTITIONS, SEGMENT_BYTES, PLAIN_MAX_IN_FLIGHT: PLAIN_MAX_IN_FLIGHT ?? null, recordBytes: 100, acks: 'all' } });
+const b = await startBench('idempotent', { env: { N: [200_000, 1_000_000], ROUNDS: 3, PARTITIONS: 1, SEGMENT_BYTES: 100 * 1024 * 1024 }, params: { PLAIN_MAX_IN_FLIGHT: PLAIN_MAX_IN_FLIGHT ?? null, recordBytes: 100, acks: 'all' } });
+const { N, ROUNDS, PARTITIONS, SEGMENT_BYTES } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
 
 const inputFile = await linesFile(join(b.work, `lines-${N}.txt`), N);

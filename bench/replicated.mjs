@@ -11,15 +11,11 @@ import { join } from 'node:path';
 import { Admin, Consumer, KafkaClient, Producer } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
-import { envNum, fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowMs, pct, run, sleep, startBench } from './lib/bench.mjs';
+import { fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowMs, pct, run, sleep, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 200_000, 1_000_000);
-const PARTITIONS = envNum('PARTITIONS', 3);
-const RATE = envNum('RATE', 1000);
-const SECONDS = envNum('SECONDS', 10);
-const SESSION_MS = envNum('SESSION_MS', 6000);
 const PHASES = new Set((process.env.PHASES ?? 'throughput,latency,failover').split(','));
-const b = await startBench('replicated', { params: { N, PARTITIONS, RATE, SECONDS, SESSION_MS, phases: [...PHASES], recordBytes: 100 } });
+const b = await startBench('replicated', { env: { N: [200_000, 1_000_000], PARTITIONS: 3, RATE: 1000, SECONDS: 10, SESSION_MS: 6000 }, params: { phases: [...PHASES], recordBytes: 100 } });
+const { N, PARTITIONS, RATE, SECONDS, SESSION_MS } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
 
 // --- cluster -------------------------------------------------------------------------------

@@ -7,11 +7,10 @@
 //   npm run build && node bench/secure-listeners.mjs [--json <file>] [--full]    env: N=100000 (--full: 300000) ROUNDS=3
 import { join } from 'node:path';
 import { generateCertificates, freePorts } from '@gregor/launcher';
-import { envNum, fmt, median, nowS as now, run, startBench } from './lib/bench.mjs';
+import { fmt, median, nowS as now, run, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 100_000, 300_000);
-const ROUNDS = envNum('ROUNDS', 3);
-const b = await startBench('secure-listeners', { params: { N, ROUNDS, recordBytes: 100 } });
+const b = await startBench('secure-listeners', { env: { N: [100_000, 300_000], ROUNDS: 3 }, params: { recordBytes: 100 } });
+const { N, ROUNDS } = b.params;
 const kcat = (args, input) => run('kcat', args, { input, stdout: 'pipe' });
 
 const certs = generateCertificates(join(b.work, 'certs'), [{ name: 'broker', hosts: ['localhost', '127.0.0.1'] }]);

@@ -10,14 +10,11 @@
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Admin, KafkaClient } from '@gregor/client';
-import { envNum, fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowS, run, startBench } from './lib/bench.mjs';
+import { fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowS, run, startBench } from './lib/bench.mjs';
 
-const N = envNum('N', 200_000, 1_000_000);
-const ROUNDS = envNum('ROUNDS', 3);
-const PARTITIONS = envNum('PARTITIONS', 1);
-const DISK_MB = envNum('DISK_MB', 256, 1024);
 const PROFILE = process.env.PROFILE === '1';
-const b = await startBench('single-broker', { params: { N, ROUNDS, PARTITIONS, recordBytes: 100, acks: 1 } });
+const b = await startBench('single-broker', { env: { N: [200_000, 1_000_000], ROUNDS: 3, PARTITIONS: 1, DISK_MB: [256, 1024] }, params: { recordBytes: 100, acks: 1 } });
+const { N, ROUNDS, PARTITIONS, DISK_MB } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
 
 function diskWriteMBps(dir) {

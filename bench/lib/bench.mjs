@@ -353,11 +353,13 @@ class Bench {
 }
 
 /**
- * Starts a run: records load average and CPU, makes the scratch folder, and on an error or a signal
+ * Starts a run: reads the sizes named in `env` from the environment (b.params), records load average and CPU, makes the scratch folder, and on an error or a signal
  * stops what it started (brokers, ZooKeeper) before exiting non-zero.
  */
-export async function startBench(name, { params = {} } = {}) {
-  const b = new Bench(name, params);
+export async function startBench(name, { env = {}, params = {} } = {}) {
+  // env: { NAME: default } or { NAME: [default, --full size] }, read from the environment; b.params has them all.
+  const sizes = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, Array.isArray(v) ? envNum(k, v[0], v[1]) : envNum(k, v)]));
+  const b = new Bench(name, { ...sizes, ...params });
   const bail = async (code, why) => {
     if (why) console.error(why);
     await b.close().catch(() => {});
