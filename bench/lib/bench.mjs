@@ -146,7 +146,8 @@ export async function createTopicRetrying(admin, name, partitions, { replication
   for (let attempt = 0; ; attempt++) {
     try {
       const [r] = await admin.createTopics([{ name, numPartitions: partitions, replicationFactor, ...(configs ? { configs } : {}) }]);
-      if (r.errorCode === 0) break;
+      // 36 TOPIC_ALREADY_EXISTS after a retry: an earlier attempt created it.
+      if (r.errorCode === 0 || (attempt > 0 && r.errorCode === 36)) break;
       throw new Error(`create ${name}: ${r.errorMessage ?? `error ${r.errorCode}`}`);
     } catch (error) {
       if (attempt > 50) throw error;
@@ -157,9 +158,11 @@ export async function createTopicRetrying(admin, name, partitions, { replication
 }
 
 // --- the run ---------------------------------------------------------------------------------------
+/** The checkout's commit, `-dirty` when tracked files differ from it. */
 function gitCommit() {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '-dirty' : ''}`;
   } catch {
     return null;
   }
