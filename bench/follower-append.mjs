@@ -4,13 +4,14 @@
 // it exists, so the disk does not drown the parse). Each fetch answer is ~1 MB: BATCHES batches of RECORDS
 // 100-byte records, ending with a partial batch as real answers do. Also times the batch scans alone.
 //
-//   npm run build && node bench/follower-append.mjs     env: BATCHES=160 RECORDS=50 FETCHES=40 ROUNDS=5 ROOT=<checkout>
+//   npm run build && node bench/follower-append.mjs [--json <file>]     env: BATCHES=160 RECORDS=50 FETCHES=40 ROUNDS=5
+//   ROOT=<checkout>: run another checkout's build (its main, for a before/after in one sitting)
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median, startBench } from './lib/bench.mjs';
 
-// ROOT: another checkout's build (its main, for a before/after in one run).
 const root = process.env.ROOT ?? join(dirname(fileURLToPath(import.meta.url)), '..');
 const { encodeRecordBatch, CompressionType, setBaseOffset, forEachBatch } = await import(join(root, 'packages/protocol/dist/index.js'));
 const { PartitionLog, DEFAULT_LOG_CONFIG } = await import(join(root, 'packages/storage/dist/index.js'));
@@ -18,10 +19,8 @@ const { ReplicaFetcherThread } = await import(join(root, 'packages/broker/dist/r
 const { silentLogger } = await import(join(root, 'packages/common/dist/index.js'));
 const protocol = await import(join(root, 'packages/protocol/dist/index.js'));
 
-const BATCHES = Number(process.env.BATCHES ?? 160);
-const RECORDS = Number(process.env.RECORDS ?? 50);
-const FETCHES = Number(process.env.FETCHES ?? 40);
-const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const bench = await startBench('follower-append', { env: { BATCHES: 160, RECORDS: 50, FETCHES: 40, ROUNDS: 5 }, params: { root } });
+const { BATCHES, RECORDS, FETCHES, ROUNDS } = bench.params;
 
 const now = Date.now();
 const one = encodeRecordBatch({
@@ -102,24 +101,20 @@ function scans() {
 // A build from before the one batch view has the CRC split in storage.
 const storageSplit = protocol.splitBatches ? null : (await import(join(root, 'packages/storage/dist/batch-scan.js'))).splitBatches;
 
-const load = loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`follower append: ${BATCHES} batches x ${RECORDS} records x 100 B per fetch (${((BATCHES * one.length) / 1e6).toFixed(2)} MB), ${FETCHES} fetches per round, files in ${scratch}`);
-const results = [];
+const ns = { endToEnd: [], scanTwice: [], scanOnce: [] };
 for (let r = 0; r < ROUNDS; r++) {
   const perBatch = round();
   const s = scans();
-  results.push({ perBatch, ...s });
+  ns.endToEnd.push(perBatch);
+  ns.scanTwice.push(s.before);
+  if (!Number.isNaN(s.after)) ns.scanOnce.push(s.after);
   console.log(`round ${r + 1}: ${perBatch.toFixed(0)} ns/batch fetch answer -> log; scans alone: walk + split (before) ${s.before.toFixed(0)} ns/batch, one split (after) ${s.after.toFixed(0)} ns/batch`);
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-const summary = {
-  bench: 'follower-append',
-  nsPerBatch: Math.round(median(results.map((r) => r.perBatch))),
-  scanTwiceNsPerBatch: Math.round(median(results.map((r) => r.before))),
-  scanOnceNsPerBatch: Math.round(median(results.map((r) => r.after))),
-  batchBytes: one.length,
-  loadAverage: load,
-  loadAverageAfter: loadavg().map((l) => l.toFixed(2)).join(' '),
-};
-console.log(`median ${summary.nsPerBatch} ns/batch end to end; scans ${summary.scanTwiceNsPerBatch} ns/batch twice, ${summary.scanOnceNsPerBatch} once (load average ${load} before, ${summary.loadAverageAfter} after)`);
-console.log(JSON.stringify(summary));
+await bench.finish({ nsPerBatch: ns, batchBytes: one.length }, {
+  charts: [{ id: 'follower-append', title: `Follower append, ns per ${(one.length / 1024).toFixed(1)} KiB batch`, unit: 'ns', bars: [
+    { label: 'fetch answer -> log', value: median(ns.endToEnd), runs: ns.endToEnd },
+    { label: 'scans: walk + CRC split (before)', value: median(ns.scanTwice), runs: ns.scanTwice },
+    ...(ns.scanOnce.length > 0 ? [{ label: 'scan: one CRC split (after)', value: median(ns.scanOnce), runs: ns.scanOnce }] : []),
+  ] }],
+});
