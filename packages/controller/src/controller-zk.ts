@@ -54,11 +54,11 @@ export interface ControllerZk {
   deleteTopicZnodes(topic: string, controllerEpochZkVersion: number): Promise<void>;
   /** /admin/preferred_replica_election: partitions to move back to their preferred leader, or null. */
   getPreferredReplicaElection(watch?: () => void): Promise<{ topic: string; partition: number }[] | null>;
-  deletePreferredReplicaElection(): Promise<void>;
+  deletePreferredReplicaElection(controllerEpochZkVersion: number): Promise<void>;
   /** /admin/reassign_partitions: target replicas per partition, or null. */
   getPartitionReassignment(watch?: () => void): Promise<{ topic: string; partition: number; replicas: number[] }[] | null>;
   /** Rewrites /admin/reassign_partitions with what is still pending (deletes it when nothing is). */
-  setPartitionReassignment(pending: { topic: string; partition: number; replicas: number[] }[]): Promise<void>;
+  setPartitionReassignment(pending: { topic: string; partition: number; replicas: number[] }[], controllerEpochZkVersion: number): Promise<void>;
   /** Replaces a topic's replica assignment (version 2, with adding/removing replicas), fenced on the controller epoch. */
   writeTopicAssignment(topic: string, assignment: TopicAssignment, controllerEpochZkVersion: number): Promise<void>;
   getIsrChangeNotifications(watch?: () => void): Promise<{ name: string; partitions: { topic: string; partition: number }[] }[]>;
