@@ -1,13 +1,9 @@
+import type { PartitionState } from '@gregor/common';
 import type { TopicAssignment } from '@gregor/zookeeper';
 import type { ControllerBrokerInfo } from './controller-context.js';
 
-/** The partition state znode's content (Kafka's /brokers/topics/T/partitions/P/state). */
-export interface PartitionStateData {
-  controllerEpoch: number;
-  leader: number;
-  leaderEpoch: number;
-  isr: number[];
-}
+/** The partition state znode's content (Kafka's /brokers/topics/T/partitions/P/state): the house's one PartitionState. */
+export type PartitionStateData = PartitionState;
 
 export interface ElectionOutcome {
   elected: boolean;
