@@ -333,9 +333,20 @@ export class KafkaZkClient {
     return children.map(paths.desanitizeEntityName).sort();
   }
 
-  /** A sequential /config/changes/config_change_<seq> node {"version":2,"entity_path":...}; returns its path. */
-  createConfigChangeNotification(entityPath: string): Promise<string> {
-    return this.zk.create(`${paths.configChangesPath}/${paths.configChangeNotificationPrefix}`, encodeConfigChangeNotification(entityPath), 'persistent_sequential');
+  /**
+   * A sequential /config/changes/config_change_<seq> node {"version":2,"entity_path":...}; returns its path.
+   * /config/changes is made first if missing (Kafka's makeSurePersistentPathExists): kafka-configs and
+   * `gregor users` may run against a ZooKeeper no broker has started on yet.
+   */
+  async createConfigChangeNotification(entityPath: string): Promise<string> {
+    const create = () => this.zk.create(`${paths.configChangesPath}/${paths.configChangeNotificationPrefix}`, encodeConfigChangeNotification(entityPath), 'persistent_sequential');
+    try {
+      return await create();
+    } catch (e) {
+      if (!isCode(e, ZkErrorCode.NO_NODE)) throw e;
+      await this.zk.mkdirp(paths.configChangesPath);
+      return create();
+    }
   }
 
   /** Sequence node names under /config/changes, oldest first (the watcher fires on the next change of children). */
@@ -349,8 +360,18 @@ export class KafkaZkClient {
     return node ? decodeConfigChangeNotification(node.data) : null;
   }
 
+  /** Sets the node, creating it and any missing parent (Kafka's createRecursive) when it does not exist. */
   async #setOrCreate(path: string, data: Buffer): Promise<void> {
-    if (!(await this.zk.createIfAbsent(path, data))) await this.zk.setData(path, data);
+    const setOrCreate = async () => {
+      if (!(await this.zk.createIfAbsent(path, data))) await this.zk.setData(path, data);
+    };
+    try {
+      await setOrCreate();
+    } catch (e) {
+      if (!isCode(e, ZkErrorCode.NO_NODE)) throw e;
+      await this.zk.mkdirp(path.slice(0, path.lastIndexOf('/')));
+      await setOrCreate();
+    }
   }
 
   // ---- partition state --------------------------------------------------------------------------
