@@ -65,8 +65,16 @@ export class ConfigZnodes extends ZnodeAccess {
   }
 
   /** A sequential /config/changes/config_change_<seq> node {"version":2,"entity_path":...}; returns its path. */
-  createConfigChangeNotification(entityPath: string): Promise<string> {
-    return this.zk.create(`${paths.configChangesPath}/${paths.configChangeNotificationPrefix}`, encodeConfigChangeNotification(entityPath), 'persistent_sequential');
+  async createConfigChangeNotification(entityPath: string): Promise<string> {
+    const create = () => this.zk.create(`${paths.configChangesPath}/${paths.configChangeNotificationPrefix}`, encodeConfigChangeNotification(entityPath), 'persistent_sequential');
+    try {
+      return await create();
+    } catch (e) {
+      // Kafka's makeSurePersistentPathExists: kafka-configs and `gregor users` may run before any broker did.
+      if (!isCode(e, ZkErrorCode.NO_NODE)) throw e;
+      await this.zk.mkdirp(paths.configChangesPath);
+      return create();
+    }
   }
 
   /** Sequence node names under /config/changes, oldest first (the watcher fires on the next change of children). */

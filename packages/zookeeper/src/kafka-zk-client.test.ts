@@ -315,6 +315,15 @@ describe('KafkaZkClient', () => {
     expect(await kafka.getConfigChangeNotification('config_change_9999999999')).toBeNull();
   });
 
+  it('writes a user config on a ZooKeeper no broker has prepared (gregor users before the first broker, as kafka-configs)', async () => {
+    await kafka.zk.deleteRecursive('/config');
+    await kafka.changeUserConfig('admin', { 'SCRAM-SHA-512': 'salt=AA==,stored_key=AA==,server_key=AA==,iterations=4096' });
+    expect(await kafka.getUsers()).toEqual(['admin']);
+    const [note] = await kafka.getConfigChangeNotifications();
+    expect(await kafka.getConfigChangeNotification(note!)).toBe('users/admin');
+    await kafka.ensurePersistentPaths(); // what a starting broker does next finds them in place
+  });
+
   it('reports ZooKeeper errors with their codes', async () => {
     const error = await kafka.updatePartitionState('missing', 0, { leader: 1, leaderEpoch: 0, isr: [1], controllerEpoch: 1 }, 0).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ZkError);

@@ -28,8 +28,18 @@ export class ZnodeAccess {
     return 'client' in source ? source.client : source;
   }
 
+  /** Sets the node, creating it and any missing parent (Kafka's createRecursive) when it does not exist. */
   protected async setOrCreate(path: string, data: Buffer): Promise<void> {
-    if (!(await this.zk.createIfAbsent(path, data))) await this.zk.setData(path, data);
+    const setOrCreate = async () => {
+      if (!(await this.zk.createIfAbsent(path, data))) await this.zk.setData(path, data);
+    };
+    try {
+      await setOrCreate();
+    } catch (e) {
+      if (!isCode(e, ZkErrorCode.NO_NODE)) throw e;
+      await this.zk.mkdirp(path.slice(0, path.lastIndexOf('/')));
+      await setOrCreate();
+    }
   }
 
   /** setData conditional on `expectedVersion`; with `controllerEpochZkVersion` also on /controller_epoch (controller writes). */
