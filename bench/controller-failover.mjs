@@ -9,6 +9,7 @@
 // a broker creating hundreds of logs at once can stall its own ZooKeeper session (a separate issue).
 //
 //   npm run build && node bench/controller-failover.mjs     env: PARTITIONS=2000 STEP=250 SESSION_MS=6000 ZK=3 SETTLE_MS=10000
+//   PROFILE=1 KEEP=1: the brokers run with --cpu-prof (profiles under the kept folder, written when the survivors stop)
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,7 +61,8 @@ function startBroker(id) {
     'replica.fetch.wait.max.ms=500', 'auto.leader.rebalance.enable=false', 'controlled.shutdown.retry.backoff.ms=200',
     ...(process.env.EXTRA_PROPS ?? '').split(',').filter(Boolean),
   ].join('\n'));
-  const child = spawn(process.execPath, [join(root, 'packages/cli/dist/main.js'), 'broker', '--config', join(dir, 'server.properties')], {
+  const profile = process.env.PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${join(work, 'profiles')}`] : [];
+  const child = spawn(process.execPath, [...profile, join(root, 'packages/cli/dist/main.js'), 'broker', '--config', join(dir, 'server.properties')], {
     stdio: ['ignore', 'ignore', openSync(logFile(id), 'a')],
     env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
   });
@@ -166,6 +168,14 @@ try {
   for (const c of conns.values()) await c.close().catch(() => {});
   await client.close().catch(() => {});
   await zkClient.close().catch(() => {});
+  if (process.env.PROFILE) {
+    // A clean exit writes the survivors' CPU profiles (SIGKILL would lose them).
+    await Promise.all([...brokers.values()].filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => {
+      const timer = setTimeout(() => (c.kill('SIGKILL'), r()), 30_000);
+      c.once('exit', () => (clearTimeout(timer), r()));
+      c.kill('SIGTERM');
+    })));
+  }
   for (const child of brokers.values()) child.kill('SIGKILL');
   await ensemble.kill().catch(() => {});
 }
