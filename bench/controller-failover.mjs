@@ -9,6 +9,7 @@
 // a broker creating hundreds of logs at once can stall its own ZooKeeper session (a separate issue).
 //
 //   npm run build && node bench/controller-failover.mjs     env: PARTITIONS=2000 STEP=250 SESSION_MS=6000 ZK=3 SETTLE_MS=10000
+//   RESTART=0: no restart of the killed broker afterwards. Each broker preloads bench/loop-monitor.mjs (event-loop delay per phase).
 //   PROFILE=1 KEEP=1: the brokers run with --cpu-prof (profiles under the kept folder, written when the survivors stop)
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,6 +53,48 @@ await ensemble.start();
 const ports = await freePorts(3);
 const brokers = new Map();
 const logFile = (id) => join(work, `broker-${id}`, 'broker.log');
+const loopFile = (id) => join(work, `broker-${id}`, 'event-loop.jsonl');
+
+/** Each live broker's event-loop delay since the previous call (bench/loop-monitor.mjs answers SIGUSR2). */
+async function loopDelays() {
+  const out = new Map();
+  const live = [...brokers].filter(([, c]) => c.exitCode === null && c.signalCode === null);
+  const before = new Map(live.map(([id]) => [id, readLines(loopFile(id)).length]));
+  for (const [, c] of live) c.kill('SIGUSR2');
+  for (let i = 0; i < 100 && live.some(([id]) => readLines(loopFile(id)).length === before.get(id)); i++) await sleep(50);
+  for (const [id] of live) {
+    const last = readLines(loopFile(id)).at(-1);
+    if (last && readLines(loopFile(id)).length > before.get(id)) out.set(id, JSON.parse(last));
+  }
+  return out;
+}
+function readLines(file) {
+  try {
+    return readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+/** ZooKeeper sessions each broker renewed (expired or presumed lost) between two times. */
+function sessionsLost(since, until = Date.now()) {
+  const out = {};
+  for (const id of [1, 2, 3]) {
+    let n = 0;
+    for (const line of readLines(logFile(id))) {
+      if (!line.includes('ZooKeeper session renewal')) continue;
+      try {
+        const o = JSON.parse(line);
+        if (o.time >= since && o.time <= until) n++;
+      } catch {
+        // a line cut by a kill
+      }
+    }
+    out[id] = n;
+  }
+  return out;
+}
+const fmtLoop = (m) => [...m].map(([id, d]) => `broker ${id} p99 ${d.p99} ms, max ${d.max} ms`).join('; ');
+const phases = [];
 function startBroker(id) {
   const dir = join(work, `broker-${id}`);
   mkdirSync(dir, { recursive: true });
@@ -62,9 +105,10 @@ function startBroker(id) {
     ...(process.env.EXTRA_PROPS ?? '').split(',').filter(Boolean),
   ].join('\n'));
   const profile = process.env.PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${join(work, 'profiles')}`] : [];
-  const child = spawn(process.execPath, [...profile, join(root, 'packages/cli/dist/main.js'), 'broker', '--config', join(dir, 'server.properties')], {
+  const monitor = ['--import', join(root, 'bench/loop-monitor.mjs')];
+  const child = spawn(process.execPath, [...profile, ...monitor, join(root, 'packages/cli/dist/main.js'), 'broker', '--config', join(dir, 'server.properties')], {
     stdio: ['ignore', 'ignore', openSync(logFile(id), 'a')],
-    env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
+    env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', LOOP_MONITOR_FILE: loopFile(id) },
   });
   brokers.set(id, child);
   return waitPort(ports[id - 1]);
@@ -104,6 +148,8 @@ const zk = new KafkaZkClient(zkClient);
 const client = new KafkaClient({ brokers: bootstrap });
 const rounds = [];
 try {
+  await sleep(1000); // ZooKeeper sessions, controller election
+  await loopDelays(); // from here on
   const created = Date.now();
   const admin = new Admin(client);
   for (let count = Math.min(STEP, PARTITIONS); ; count = Math.min(count + STEP, PARTITIONS)) {
@@ -120,7 +166,9 @@ try {
     if (count === PARTITIONS) break;
   }
   console.log(`topic with ${PARTITIONS} partitions online with full ISRs after ${Date.now() - created} ms; settling ${SETTLE_MS} ms`);
+  phases.push({ phase: `create ${PARTITIONS} partitions, ${STEP} per request`, loop: await loopDelays(), lost: sessionsLost(created) });
   await sleep(SETTLE_MS);
+  await loopDelays();
 
   for (let round = 1; round <= ROUNDS; round++) {
     const controller = await zk.getControllerId();
@@ -147,6 +195,7 @@ try {
       await sleep(50);
     }
     await sleep(500); // the controller's log lines are written asynchronously
+    phases.push({ phase: `kill -9 of broker ${victim} until every partition is led`, loop: await loopDelays(), lost: sessionsLost(t0) });
     const lines = controllerLog(controller, t0);
     const change = lines.find((o) => o.msg === 'broker change');
     const slow = lines.filter((o) => o.msg === 'controller event took long');
@@ -162,6 +211,26 @@ try {
     }
     for (const o of slow.filter((x) => x !== brokerChange)) console.log(`  also ${o.event}: ${o.ms} ms (${o.zkCalls} ZooKeeper calls, ${o.zkMs} ms summed latency)`);
     console.log(`  first partition led again after ${firstMs} ms; all ${moved.size} after ${allMs ?? 'NOT within 60 s'} ms (target ${SESSION_MS + 2000} ms)`);
+
+    // The killed broker restarts: it loads its PARTITIONS logs (unclean shutdown: recovery) with its ZooKeeper session open.
+    if (process.env.RESTART !== '0') {
+      const r0 = Date.now();
+      await startBroker(victim);
+      const listening = Date.now() - r0;
+      let inIsr = null;
+      while (Date.now() - r0 < 120_000) {
+        const ps = await metadataFrom(observer).catch(() => null);
+        if (ps && ps.every((p) => p.isrNodes.includes(victim))) {
+          inIsr = Date.now() - r0;
+          break;
+        }
+        await sleep(200);
+      }
+      await sleep(1000);
+      const loaded = readLines(logFile(victim)).map((l) => { try { return JSON.parse(l); } catch { return null; } }).filter((o) => o && o.time >= r0 && o.msg === 'loaded logs');
+      phases.push({ phase: `restart of broker ${victim} until back in every ISR`, loop: await loopDelays(), lost: sessionsLost(r0) });
+      console.log(`  restart of broker ${victim}: loaded ${loaded.map((o) => `${o.logs} logs in ${o.ms} ms`).join(', ')}; listening after ${listening} ms; back in every ISR after ${inIsr ?? 'NOT within 120 s'} ms`);
+    }
 
   }
 } finally {
@@ -185,6 +254,10 @@ const all = rounds.map((r) => r.allMs).filter((x) => x !== null);
 if (all.length) console.log(`  every partition led again after: median ${median(all)} ms, worst ${Math.max(...all)} ms over ${rounds.length} rounds [${all.join(', ')}]`);
 const events = rounds.map((r) => r.brokerChange?.ms).filter((x) => x !== undefined);
 if (events.length) console.log(`  controller BrokerChange handling: [${events.join(', ')}] ms`);
+for (const p of phases) {
+  console.log(`  ${p.phase}: event-loop delay ${fmtLoop(p.loop)}`);
+  console.log(`    ZooKeeper sessions lost (renewed) per broker: ${JSON.stringify(p.lost)}`);
+}
 console.log(`  load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 if (!process.env.KEEP) rmSync(work, { recursive: true, force: true });
 else console.log(`  logs kept in ${work}`);
