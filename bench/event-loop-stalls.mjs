@@ -8,7 +8,13 @@
 //     (cleanAsync: a turn for the event loop after every chunk read): how long the pass takes and how long the event
 //     loop waits at most (p99, max).
 //
-//   npm run build && node bench/event-loop-stalls.mjs     env: PARTITIONS=500 SIZE_MB=256 KEYS=10000 PHASES=leadership,cleaning
+//  3. A LeaderAndIsr making this broker a replica of CREATE partitions it has no log for yet (all created at once), and
+//     a start of the log manager loading those CREATE logs: the call's duration and the event-loop delay meanwhile
+//     (a broker's ZooKeeper session is lost once its loop is blocked for the session timeout). Where the code has
+//     ReplicaManager.createLogsFor / LogManager.startupAsync they are used (now), otherwise the synchronous path (before).
+//  The cleaning phase also samples the process's RSS every 10 ms: the peak above the RSS before the pass.
+//
+//   npm run build && node bench/event-loop-stalls.mjs     env: PARTITIONS=500 SIZE_MB=256 KEYS=10000 CREATE=2000 PHASES=leadership,cleaning,creation
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,7 +25,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PARTITIONS = Number(process.env.PARTITIONS ?? 500);
 const SIZE_MB = Number(process.env.SIZE_MB ?? 256);
 const KEYS = Number(process.env.KEYS ?? 10_000);
-const PHASES = new Set((process.env.PHASES ?? 'leadership,cleaning').split(','));
+const PHASES = new Set((process.env.PHASES ?? 'leadership,cleaning,creation').split(','));
+const CREATE = Number(process.env.CREATE ?? 2000);
 const work = mkdtempSync(join(process.env.SCRATCH ?? tmpdir(), 'gregor-bench-stalls-'));
 const { LogManager, LogCleaner, DEFAULT_LOG_CONFIG } = await import(join(root, 'packages/storage/dist/index.js'));
 const { ReplicaManager } = await import(join(root, 'packages/broker/dist/index.js'));
@@ -29,7 +36,7 @@ const { encodeRecordBatch, CompressionType } = await import(join(root, 'packages
 const ms = (ns) => (ns / 1e6).toFixed(1);
 const sleep = (t) => new Promise((r) => setTimeout(r, t));
 
-function logManager(dir, leaderEpochCheckpointWriter) {
+function logManager(dir, leaderEpochCheckpointWriter, start = true) {
   const m = new LogManager({
     logDirs: [dir],
     defaultConfig: { ...DEFAULT_LOG_CONFIG, segmentBytes: 64 << 20 },
@@ -39,14 +46,12 @@ function logManager(dir, leaderEpochCheckpointWriter) {
     flushCheckpointIntervalMs: 3_600_000,
     leaderEpochCheckpointWriter,
   });
-  m.startup();
+  if (start) m.startup();
   return m;
 }
 
-async function leadership(label, writer) {
-  const dir = join(work, `leadership-${label}`);
-  const logs = logManager(dir, writer);
-  const rm = new ReplicaManager({
+function replicaManager(logs) {
+  return new ReplicaManager({
     brokerId: 1,
     logManager: logs,
     logger: silentLogger(),
@@ -58,6 +63,53 @@ async function leadership(label, writer) {
     leaderEndpoint: () => undefined,
     isrManager: { writeIsr: () => new Promise(() => {}) },
   });
+}
+
+/** Runs `work` with the event-loop delay monitored; returns its duration and the delay's p99 / max. */
+async function monitored(work) {
+  const h = monitorEventLoopDelay({ resolution: 1 });
+  h.enable();
+  await sleep(50);
+  const t0 = process.hrtime.bigint();
+  await work();
+  const took = Number(process.hrtime.bigint() - t0);
+  await sleep(50);
+  h.disable();
+  return `${ms(took)} ms, event-loop delay p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms`;
+}
+
+async function creation() {
+  const dir = join(work, 'creation');
+  const logs = logManager(dir);
+  const rm = replicaManager(logs);
+  const async = typeof rm.createLogsFor === 'function';
+  // A follower of broker 2 for every partition (as a new topic's replicas); no fetcher can connect (no endpoint).
+  const states = Array.from({ length: CREATE }, (_, i) => ({ topic: 'created', partition: i, controllerEpoch: 1, leader: i % 2 === 0 ? 1 : 2, leaderEpoch: 0, isr: [1, 2], zkVersion: 0, replicas: [1, 2], isNew: true }));
+  const created = await monitored(async () => {
+    if (!async) return void rm.becomeLeaderOrFollower(0, 1, states);
+    // As the LeaderAndIsr handler does: logs first, then the leadership 250 partitions per turn of the event loop.
+    await rm.createLogsFor(states);
+    for (let i = 0; i < states.length; i += 250) {
+      if (i > 0) await new Promise((r) => setImmediate(r));
+      rm.becomeLeaderOrFollower(0, 1, states.slice(i, i + 250));
+    }
+  });
+  console.log(`LeaderAndIsr creating ${CREATE} logs, ${async ? 'createLogsFor, then the leadership (now)' : 'created one by one in becomeLeaderOrFollower (before)'}: ${created}`);
+  await logs.awaitLeaderEpochCheckpoints();
+  await rm.shutdown();
+  logs.shutdown();
+  const again = logManager(dir, undefined, false);
+  const sliced = typeof again.startupAsync === 'function';
+  const loaded = await monitored(async () => (sliced ? await again.startupAsync() : again.startup()));
+  console.log(`loading ${again.allLogs().length} logs at startup, ${sliced ? 'startupAsync (now)' : 'startup, in one go (before)'}: ${loaded}`);
+  again.shutdown();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function leadership(label, writer) {
+  const dir = join(work, `leadership-${label}`);
+  const logs = logManager(dir, writer);
+  const rm = replicaManager(logs);
   const states = (epoch) =>
     Array.from({ length: PARTITIONS }, (_, i) => ({ topic: 'lead', partition: i, controllerEpoch: 1, leader: 1, leaderEpoch: epoch, isr: [1], zkVersion: epoch, replicas: [1], isNew: epoch === 0 }));
   rm.becomeLeaderOrFollower(0, 1, states(0)); // the logs exist
@@ -105,17 +157,26 @@ async function cleaning(label, mode) {
   log.updateHighWatermark(log.logEndOffset);
   await logs.awaitLeaderEpochCheckpoints();
   const cleaner = new LogCleaner({ logs: () => [log], isCompacted: () => true, deleteRetentionMs: () => 86_400_000, intervalMs: 3_600_000, logger: silentLogger() });
+  global.gc?.();
+  await sleep(200);
   const h = monitorEventLoopDelay({ resolution: 1 });
   h.enable();
   await sleep(50);
+  const rssBefore = process.memoryUsage.rss();
+  let rssPeak = rssBefore;
+  // Sampled on a timer, so only between the pass's turns: a synchronous pass is sampled after it (its peak may be missed).
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 10);
   const t0 = process.hrtime.bigint();
   const result = mode === 'sync' ? cleaner.clean(log) : await cleaner.cleanAsync(log);
   const took = process.hrtime.bigint() - t0;
+  rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+  clearInterval(sampler);
   await sleep(50);
   h.disable();
+  const mb = (b) => (b / 1048576).toFixed(0);
   console.log(
-    `cleaning ${SIZE_MB} MB compacted (${KEYS} keys, ${result?.recordsBefore} records -> ${result?.recordsAfter}), ${label}: pass ${ms(Number(took))} ms, ` +
-      `event-loop delay p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms`,
+    `cleaning ${SIZE_MB} MB compacted (${KEYS} keys, ${result?.recordsBefore} records -> ${result?.recordsAfter}, ${mb(result?.bytesAfter ?? 0)} MB kept), ${label}: pass ${ms(Number(took))} ms, ` +
+      `event-loop delay p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms; RSS ${mb(rssBefore)} MB before, peak ${mb(rssPeak)} MB (+${mb(rssPeak - rssBefore)} MB)`,
   );
   logs.shutdown();
   rmSync(join(work, `cleaning-${mode}`), { recursive: true, force: true });
@@ -128,8 +189,9 @@ try {
   }
   if (PHASES.has('cleaning')) {
     if (process.env.SKIP_SYNC !== '1') await cleaning('one synchronous pass (before)', 'sync');
-    await cleaning('cleanAsync (now)', 'async');
+    await cleaning('cleanAsync', 'async');
   }
+  if (PHASES.has('creation')) await creation();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
