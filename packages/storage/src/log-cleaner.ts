@@ -229,7 +229,15 @@ export class LogCleaner {
     for (;;) {
       const step = steps.next();
       if (step.done) return step.value;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (step.value) {
+        try {
+          await step.value;
+        } catch (err) {
+          steps.throw(err); // the pass ends there: its aside segment is removed, the error goes to the caller
+        }
+      } else {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       if (this.#stopped) {
         steps.return(null);
         return null;
@@ -237,7 +245,7 @@ export class LogCleaner {
     }
   }
 
-  *#cleanSteps(log: PartitionLog): Generator<void, CleanResult | null> {
+  *#cleanSteps(log: PartitionLog): Generator<Promise<void> | void, CleanResult | null> {
     const bases = log.segmentBaseOffsets();
     const hw = log.highWatermark;
     const truncations = log.truncationCount;
@@ -310,6 +318,10 @@ export class LogCleaner {
       if (openBatch) layout.add(openBatch);
       layout.finish(end);
       writePending();
+      // The cleaned bytes reach the disk off the event loop (hundreds of MB can take seconds to fsync).
+      const flushed = cleaned.flushAsync();
+      flushed.catch(() => {}); // clean() does not wait for it: finish() fsyncs again on the loop
+      yield flushed;
       // What was read must still be the log: no truncation, the cleaned segments and the one after them still there.
       const now2 = log.segmentBaseOffsets();
       if (log.truncationCount !== truncations || !cleanable.every((b, i) => now2[i] === b) || now2[k] !== end) {

@@ -848,6 +848,11 @@ export class CleanedSegment {
     this.#bytes += records.length;
   }
 
+  /** fsyncs what was appended so far off the event loop, so that finish() has little left to write. */
+  flushAsync(): Promise<void> {
+    return this.#segment.flushLogAsync();
+  }
+
   /** Completes the indexes, fsyncs and closes the files; returns their paths (log, offset index, time index). */
   finish(): string[] {
     this.#done = true;

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync } from 'node:fs';
+import { BATCH_HEADER_SIZE } from '@gregor/protocol';
 import { join } from 'node:path';
 import { batchSizeAt, MIN_BATCH_SIZE, readBatchHeader } from './batch-scan.js';
 import { INDEX_FILE_SUFFIX, LOG_FILE_SUFFIX, offsetFromFileName, TIME_INDEX_FILE_SUFFIX } from './file-names.js';
@@ -8,16 +9,33 @@ export const SWAP_FILE_SUFFIX = '.swap';
 /** Where the cleaner writes a segment before it is committed as `.swap` files. */
 export const CLEANED_DIR = 'cleaned';
 
-/** The last offset covered by the whole batches of a segment file (-1 when it has none). */
+/**
+ * The last offset covered by the whole batches of a segment file (-1 when it has none). Reads only the batch headers,
+ * through a small window: a cleaned segment of hundreds of MB is neither loaded into memory nor read on the event loop.
+ */
 function lastOffsetOf(path: string): number {
-  const buf = readFileSync(path);
-  let pos = 0;
-  let last = -1;
-  for (;;) {
-    const size = batchSizeAt(buf, pos);
-    if (size === null || size < MIN_BATCH_SIZE || pos + size > buf.length) return last;
-    last = readBatchHeader(buf, pos).lastOffset;
-    pos += size;
+  const fd = openSync(path, 'r');
+  try {
+    const fileSize = fstatSync(fd).size;
+    const window = Buffer.allocUnsafe(64 * 1024);
+    let windowStart = 0;
+    let windowLength = 0;
+    let pos = 0;
+    let last = -1;
+    for (;;) {
+      if (pos + BATCH_HEADER_SIZE > windowStart + windowLength) {
+        windowStart = pos;
+        windowLength = readSync(fd, window, 0, window.length, pos);
+      }
+      const view = window.subarray(0, windowLength);
+      const at = pos - windowStart;
+      const size = batchSizeAt(view, at);
+      if (size === null || size < MIN_BATCH_SIZE || pos + size > fileSize || at + BATCH_HEADER_SIZE > windowLength) return last;
+      last = readBatchHeader(view, at).lastOffset;
+      pos += size;
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 
