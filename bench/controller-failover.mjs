@@ -8,66 +8,38 @@
 // several times): the topic is created in steps of STEP partitions and the cluster left to settle first, since
 // a broker creating hundreds of logs at once can stall its own ZooKeeper session (a separate issue).
 //
-//   npm run build && node bench/controller-failover.mjs     env: PARTITIONS=2000 STEP=250 SESSION_MS=6000 ZK=3 SETTLE_MS=10000
-//   RESTART=0: no restart of the killed broker afterwards. Each broker preloads bench/loop-monitor.mjs (event-loop delay per phase).
-//   PROFILE=1 KEEP=1: the brokers run with --cpu-prof (profiles under the kept folder, written when the survivors stop)
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import net from 'node:net';
+//   npm run build && node bench/controller-failover.mjs [--json <file>] [--full]
+//   env: PARTITIONS=300 (--full: 2000) STEP=250 SESSION_MS=6000 ZK=3 SETTLE_MS=3000 (--full: 10000)
+//   RESTART=0: no restart of the killed broker afterwards (it reloads its logs with its ZooKeeper session open).
+// Every broker preloads bench/loop-monitor.mjs: the event-loop delay per phase (creation, failover, restart) and the
+// ZooKeeper sessions each broker renewed (expired or presumed lost) in it are printed at the end.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Admin, Connection, KafkaClient } from '@gregor/client';
+import { silentLogger } from '@gregor/common';
+import { Metadata } from '@gregor/protocol';
+import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
+import { median, root, sleep, startBench } from './lib/bench.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PARTITIONS = Number(process.env.PARTITIONS ?? 2000);
-const SESSION_MS = Number(process.env.SESSION_MS ?? 6000);
 const ROUNDS = 1;
-const STEP = Number(process.env.STEP ?? 250);
-const SETTLE_MS = Number(process.env.SETTLE_MS ?? 10_000);
-const ZK = Number(process.env.ZK ?? 3);
 const TOPIC = 'failover';
-const work = mkdtempSync(join(process.env.SCRATCH ?? tmpdir(), 'gregor-bench-failover-'));
-const { ZooKeeperEnsemble, freePorts } = await import(join(root, 'packages/launcher/dist/index.js'));
-const { Admin, Connection, KafkaClient } = await import(join(root, 'packages/client/dist/index.js'));
-const { Metadata } = await import(join(root, 'packages/protocol/dist/index.js'));
-const { KafkaZkClient, ZkClient } = await import(join(root, 'packages/zookeeper/dist/index.js'));
-const { silentLogger } = await import(join(root, 'packages/common/dist/index.js'));
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function waitPort(port, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const s = net.connect({ host: '127.0.0.1', port }, () => (s.destroy(), resolve()));
-      s.on('error', () => (s.destroy(), Date.now() > deadline ? reject(new Error(`port ${port}`)) : setTimeout(attempt, 100)));
-    };
-    attempt();
-  });
-}
+const b = await startBench('controller-failover', { env: { PARTITIONS: [300, 2000], SESSION_MS: 6000, STEP: 250, SETTLE_MS: [3000, 10_000], ZK: 3 } });
+const { PARTITIONS, SESSION_MS, STEP, SETTLE_MS, ZK } = b.params;
+// The script reads the controller's JSON log lines (events that took long, with their ZooKeeper calls).
+process.env.LOG_LEVEL = 'info';
+process.env.LOG_FORMAT = 'json';
+// Inherited by the broker processes (not by ZooKeeper's JVMs): each writes its event-loop delay on SIGUSR2.
+process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import ${join(root, 'bench/loop-monitor.mjs')}`.trim();
+process.env.LOOP_MONITOR_DIR = b.work;
 
 // --- cluster -------------------------------------------------------------------------------
-const ensemble = await ZooKeeperEnsemble.onFreePorts({ dir: join(work, 'zk'), size: ZK, tickTime: 500 });
-await ensemble.start();
-const ports = await freePorts(3);
-const brokers = new Map();
-const logFile = (id) => join(work, `broker-${id}`, 'broker.log');
-const loopFile = (id) => join(work, `broker-${id}`, 'event-loop.jsonl');
+const { ensemble, brokers, bootstrap } = await b.cluster({ brokers: 3, zookeepers: ZK, props: {
+  'zookeeper.session.timeout.ms': String(SESSION_MS), 'replica.fetch.wait.max.ms': '500',
+  'auto.leader.rebalance.enable': 'false', 'controlled.shutdown.retry.backoff.ms': '200',
+} });
+const logFile = (id) => brokers.get(id).logFile;
+const loopFile = (pid) => join(b.work, `event-loop-${pid}.jsonl`);
 
-/** Each live broker's event-loop delay since the previous call (bench/loop-monitor.mjs answers SIGUSR2). */
-async function loopDelays() {
-  const out = new Map();
-  const live = [...brokers].filter(([, c]) => c.exitCode === null && c.signalCode === null);
-  const before = new Map(live.map(([id]) => [id, readLines(loopFile(id)).length]));
-  for (const [, c] of live) c.kill('SIGUSR2');
-  for (let i = 0; i < 100 && live.some(([id]) => readLines(loopFile(id)).length === before.get(id)); i++) await sleep(50);
-  for (const [id] of live) {
-    const last = readLines(loopFile(id)).at(-1);
-    if (last && readLines(loopFile(id)).length > before.get(id)) out.set(id, JSON.parse(last));
-  }
-  return out;
-}
 function readLines(file) {
   try {
     return readFileSync(file, 'utf8').split('\n').filter(Boolean);
@@ -75,44 +47,35 @@ function readLines(file) {
     return [];
   }
 }
-/** ZooKeeper sessions each broker renewed (expired or presumed lost) between two times. */
-function sessionsLost(since, until = Date.now()) {
-  const out = {};
-  for (const id of [1, 2, 3]) {
-    let n = 0;
-    for (const line of readLines(logFile(id))) {
-      if (!line.includes('ZooKeeper session renewal')) continue;
-      try {
-        const o = JSON.parse(line);
-        if (o.time >= since && o.time <= until) n++;
-      } catch {
-        // a line cut by a kill
-      }
-    }
-    out[id] = n;
+/** Each running broker's event-loop delay since the previous call (bench/loop-monitor.mjs answers SIGUSR2). */
+async function loopDelays() {
+  const out = new Map();
+  const live = [...brokers].filter(([, br]) => br.isRunning());
+  const before = new Map(live.map(([id, br]) => [id, readLines(loopFile(br.pid)).length]));
+  for (const [, br] of live) process.kill(br.pid, 'SIGUSR2');
+  for (let i = 0; i < 100 && live.some(([id, br]) => readLines(loopFile(br.pid)).length === before.get(id)); i++) await sleep(50);
+  for (const [id, br] of live) {
+    const lines = readLines(loopFile(br.pid));
+    if (lines.length > before.get(id)) out.set(id, JSON.parse(lines.at(-1)));
   }
   return out;
 }
-const fmtLoop = (m) => [...m].map(([id, d]) => `broker ${id} p99 ${d.p99} ms, max ${d.max} ms`).join('; ');
-const phases = [];
-function startBroker(id) {
-  const dir = join(work, `broker-${id}`);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'server.properties'), [
-    `broker.id=${id}`, `listeners=PLAINTEXT://127.0.0.1:${ports[id - 1]}`, `log.dirs=${dir}/data`,
-    `zookeeper.connect=${ensemble.connectString}`, `zookeeper.session.timeout.ms=${SESSION_MS}`, 'http.port=-1',
-    'replica.fetch.wait.max.ms=500', 'auto.leader.rebalance.enable=false', 'controlled.shutdown.retry.backoff.ms=200',
-    ...(process.env.EXTRA_PROPS ?? '').split(',').filter(Boolean),
-  ].join('\n'));
-  const profile = process.env.PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${join(work, 'profiles')}`] : [];
-  const monitor = ['--import', join(root, 'bench/loop-monitor.mjs')];
-  const child = spawn(process.execPath, [...profile, ...monitor, join(root, 'packages/cli/dist/main.js'), 'broker', '--config', join(dir, 'server.properties')], {
-    stdio: ['ignore', 'ignore', openSync(logFile(id), 'a')],
-    env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', LOOP_MONITOR_FILE: loopFile(id) },
-  });
-  brokers.set(id, child);
-  return waitPort(ports[id - 1]);
+/** ZooKeeper sessions each broker renewed (expired or presumed lost) from `since` on. */
+function sessionsLost(since) {
+  const out = {};
+  for (const id of brokers.keys()) {
+    out[id] = readLines(logFile(id)).filter((line) => {
+      if (!line.includes('ZooKeeper session renewal')) return false;
+      try {
+        return JSON.parse(line).time >= since;
+      } catch {
+        return false; // a line cut by a kill
+      }
+    }).length;
+  }
+  return out;
 }
+const phases = [];
 
 /** The controller's JSON log lines at or after `since` (epoch ms). */
 function controllerLog(id, since) {
@@ -133,7 +96,7 @@ const conns = new Map();
 async function metadataFrom(id) {
   let c = conns.get(id);
   if (!c) {
-    c = new Connection({ host: '127.0.0.1', port: ports[id - 1], clientId: 'failover-bench', requestTimeoutMs: 10_000 });
+    c = new Connection({ host: '127.0.0.1', port: brokers.get(id).port, clientId: 'failover-bench', requestTimeoutMs: 10_000 });
     await c.connect();
     conns.set(id, c);
   }
@@ -141,14 +104,14 @@ async function metadataFrom(id) {
   return md.topics[0]?.partitions ?? [];
 }
 
-await Promise.all([1, 2, 3].map(startBroker));
-const bootstrap = ports.map((p) => `127.0.0.1:${p}`).join(',');
 const zkClient = await ZkClient.connect({ connectString: ensemble.connectString, sessionTimeoutMs: 10_000, logger: silentLogger() });
+b.onCleanup(() => zkClient.close());
 const zk = new KafkaZkClient(zkClient);
 const client = new KafkaClient({ brokers: bootstrap });
+b.onCleanup(() => client.close());
+b.onCleanup(() => Promise.all([...conns.values()].map((c) => c.close().catch(() => {}))));
 const rounds = [];
-try {
-  await sleep(1000); // ZooKeeper sessions, controller election
+{
   await loopDelays(); // from here on
   const created = Date.now();
   const admin = new Admin(client);
@@ -179,7 +142,8 @@ try {
     const moved = new Set(led(victim));
     const observer = [1, 2, 3].find((id) => id !== victim && id !== controller) ?? controller;
     const t0 = Date.now();
-    brokers.get(victim).kill('SIGKILL');
+    b.sample(); // the victim's last CPU figure
+    void brokers.get(victim).kill();
     let firstMs = null;
     let allMs = null;
     while (Date.now() - t0 < 60_000) {
@@ -212,13 +176,18 @@ try {
     for (const o of slow.filter((x) => x !== brokerChange)) console.log(`  also ${o.event}: ${o.ms} ms (${o.zkCalls} ZooKeeper calls, ${o.zkMs} ms summed latency)`);
     console.log(`  first partition led again after ${firstMs} ms; all ${moved.size} after ${allMs ?? 'NOT within 60 s'} ms (target ${SESSION_MS + 2000} ms)`);
 
-    // The killed broker restarts: it loads its PARTITIONS logs (unclean shutdown: recovery) with its ZooKeeper session open.
     if (process.env.RESTART !== '0') {
+      // The killed broker restarts: it loads its logs (an unclean stop: recovery) with its ZooKeeper session open.
       const r0 = Date.now();
-      await startBroker(victim);
-      const listening = Date.now() - r0;
+      let listening = null;
+      try {
+        await b.start(brokers.get(victim));
+        listening = Date.now() - r0;
+      } catch (err) {
+        console.log(`  restart of broker ${victim} failed: ${err.message}`);
+      }
       let inIsr = null;
-      while (Date.now() - r0 < 120_000) {
+      while (listening !== null && Date.now() - r0 < 120_000) {
         const ps = await metadataFrom(observer).catch(() => null);
         if (ps && ps.every((p) => p.isrNodes.includes(victim))) {
           inIsr = Date.now() - r0;
@@ -229,25 +198,13 @@ try {
       await sleep(1000);
       const loaded = readLines(logFile(victim)).map((l) => { try { return JSON.parse(l); } catch { return null; } }).filter((o) => o && o.time >= r0 && o.msg === 'loaded logs');
       phases.push({ phase: `restart of broker ${victim} until back in every ISR`, loop: await loopDelays(), lost: sessionsLost(r0) });
-      console.log(`  restart of broker ${victim}: loaded ${loaded.map((o) => `${o.logs} logs in ${o.ms} ms`).join(', ')}; listening after ${listening} ms; back in every ISR after ${inIsr ?? 'NOT within 120 s'} ms`);
+      rounds.at(-1).restart = { listeningMs: listening, inIsrMs: inIsr, loadedLogsMs: loaded.map((o) => o.ms) };
+      console.log(`  restart of broker ${victim}: loaded ${loaded.map((o) => `${o.logs} logs in ${o.ms} ms`).join(', ')}; listening after ${listening ?? '-'} ms; back in every ISR after ${inIsr ?? 'NOT within 120 s'} ms`);
     }
 
   }
-} finally {
-  for (const c of conns.values()) await c.close().catch(() => {});
-  await client.close().catch(() => {});
-  await zkClient.close().catch(() => {});
-  if (process.env.PROFILE) {
-    // A clean exit writes the survivors' CPU profiles (SIGKILL would lose them).
-    await Promise.all([...brokers.values()].filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => {
-      const timer = setTimeout(() => (c.kill('SIGKILL'), r()), 30_000);
-      c.once('exit', () => (clearTimeout(timer), r()));
-      c.kill('SIGTERM');
-    })));
-  }
-  for (const child of brokers.values()) child.kill('SIGKILL');
-  await ensemble.kill().catch(() => {});
 }
+await b.close();
 
 console.log(`\ngregor, 3 brokers, RF 3, ${PARTITIONS} partitions, zookeeper.session.timeout.ms=${SESSION_MS}, ${ZK}-node ZooKeeper`);
 const all = rounds.map((r) => r.allMs).filter((x) => x !== null);
@@ -255,10 +212,15 @@ if (all.length) console.log(`  every partition led again after: median ${median(
 const events = rounds.map((r) => r.brokerChange?.ms).filter((x) => x !== undefined);
 if (events.length) console.log(`  controller BrokerChange handling: [${events.join(', ')}] ms`);
 for (const p of phases) {
-  console.log(`  ${p.phase}: event-loop delay ${fmtLoop(p.loop)}`);
+  console.log(`  ${p.phase}: event-loop delay ${[...p.loop].map(([id, d]) => `broker ${id} p99 ${d.p99} ms, max ${d.max} ms`).join('; ')}`);
   console.log(`    ZooKeeper sessions lost (renewed) per broker: ${JSON.stringify(p.lost)}`);
 }
-console.log(`  load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-if (!process.env.KEEP) rmSync(work, { recursive: true, force: true });
-else console.log(`  logs kept in ${work}`);
+await b.finish({ rounds: rounds.map(({ slow, ...r }) => ({ ...r, slowEvents: slow.map((o) => ({ event: o.event, ms: o.ms, zkCalls: o.zkCalls, zkMs: o.zkMs })) })), phases: phases.map((p) => ({ ...p, loop: Object.fromEntries(p.loop) })) }, {
+  charts: rounds.map((r) => ({ id: `controller-failover-${r.round}`, title: `kill -9 of a broker leading ${r.partitions} of ${PARTITIONS} partitions (session ${SESSION_MS} ms)`, unit: 'ms', bars: [
+    { label: 'controller sees the broker change', value: r.detectedMs ?? 0 },
+    { label: 'BrokerChange event', value: r.brokerChange?.ms ?? 0 },
+    { label: 'first partition led again', value: r.firstMs ?? 0 },
+    { label: 'all partitions led again', value: r.allMs ?? 0 },
+  ] })),
+});
 process.exit(0);

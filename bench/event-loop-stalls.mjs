@@ -14,27 +14,23 @@
 //     ReplicaManager.createLogsFor / LogManager.startupAsync they are used (now), otherwise the synchronous path (before).
 //  The cleaning phase also samples the process's RSS every 10 ms: the peak above the RSS before the pass.
 //
-//   npm run build && node bench/event-loop-stalls.mjs     env: PARTITIONS=500 SIZE_MB=256 KEYS=10000 CREATE=2000 PHASES=leadership,cleaning,creation
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+//   npm run build && node bench/event-loop-stalls.mjs [--json <file>] [--full]   env: PARTITIONS=500 SIZE_MB=64 (--full: 256) KEYS=10000 CREATE=500 (--full: 2000) PHASES=leadership,cleaning,creation
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { ReplicaManager } from '@gregor/broker';
+import { silentLogger } from '@gregor/common';
+import { CompressionType, encodeRecordBatch } from '@gregor/protocol';
+import { DEFAULT_LOG_CONFIG, LogCleaner, LogManager } from '@gregor/storage';
+import { sleep, startBench } from './lib/bench.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PARTITIONS = Number(process.env.PARTITIONS ?? 500);
-const SIZE_MB = Number(process.env.SIZE_MB ?? 256);
-const KEYS = Number(process.env.KEYS ?? 10_000);
 const PHASES = new Set((process.env.PHASES ?? 'leadership,cleaning,creation').split(','));
-const CREATE = Number(process.env.CREATE ?? 2000);
-const work = mkdtempSync(join(process.env.SCRATCH ?? tmpdir(), 'gregor-bench-stalls-'));
-const { LogManager, LogCleaner, DEFAULT_LOG_CONFIG } = await import(join(root, 'packages/storage/dist/index.js'));
-const { ReplicaManager } = await import(join(root, 'packages/broker/dist/index.js'));
-const { silentLogger } = await import(join(root, 'packages/common/dist/index.js'));
-const { encodeRecordBatch, CompressionType } = await import(join(root, 'packages/protocol/dist/index.js'));
+const b = await startBench('event-loop-stalls', { env: { PARTITIONS: 500, SIZE_MB: [64, 256], KEYS: 10_000, CREATE: [500, 2000] }, params: { phases: [...PHASES] } });
+const { PARTITIONS, SIZE_MB, KEYS, CREATE } = b.params;
+const work = b.work;
+const rows = [];
 
 const ms = (ns) => (ns / 1e6).toFixed(1);
-const sleep = (t) => new Promise((r) => setTimeout(r, t));
 
 function logManager(dir, leaderEpochCheckpointWriter, start = true) {
   const m = new LogManager({
@@ -65,43 +61,48 @@ function replicaManager(logs) {
   });
 }
 
-/** Runs `work` with the event-loop delay monitored; returns its duration and the delay's p99 / max. */
+/** Runs `work` with the event-loop delay monitored: its duration and the delay's p99 / max, in ms. */
 async function monitored(work) {
   const h = monitorEventLoopDelay({ resolution: 1 });
   h.enable();
   await sleep(50);
   const t0 = process.hrtime.bigint();
   await work();
-  const took = Number(process.hrtime.bigint() - t0);
+  const callMs = Number(process.hrtime.bigint() - t0) / 1e6;
   await sleep(50);
   h.disable();
-  return `${ms(took)} ms, event-loop delay p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms`;
+  return { callMs, loopP99Ms: h.percentile(99) / 1e6, loopMaxMs: h.max / 1e6 };
 }
+const fmtRun = (r) => `${r.callMs.toFixed(1)} ms, event-loop delay p99 ${r.loopP99Ms.toFixed(1)} ms, max ${r.loopMaxMs.toFixed(1)} ms`;
 
 async function creation() {
   const dir = join(work, 'creation');
   const logs = logManager(dir);
   const rm = replicaManager(logs);
-  const async = typeof rm.createLogsFor === 'function';
-  // A follower of broker 2 for every partition (as a new topic's replicas); no fetcher can connect (no endpoint).
+  const sliced = typeof rm.createLogsFor === 'function';
+  // Leader of half the partitions, follower of broker 2 for the rest (no fetcher connects: no endpoint).
   const states = Array.from({ length: CREATE }, (_, i) => ({ topic: 'created', partition: i, controllerEpoch: 1, leader: i % 2 === 0 ? 1 : 2, leaderEpoch: 0, isr: [1, 2], zkVersion: 0, replicas: [1, 2], isNew: true }));
   const created = await monitored(async () => {
-    if (!async) return void rm.becomeLeaderOrFollower(0, 1, states);
-    // As the LeaderAndIsr handler does: logs first, then the leadership 250 partitions per turn of the event loop.
+    if (!sliced) return void rm.becomeLeaderOrFollower(0, 1, states);
+    // As the LeaderAndIsr handler does: the logs first, then the leadership 250 partitions per turn of the event loop.
     await rm.createLogsFor(states);
     for (let i = 0; i < states.length; i += 250) {
       if (i > 0) await new Promise((r) => setImmediate(r));
       rm.becomeLeaderOrFollower(0, 1, states.slice(i, i + 250));
     }
   });
-  console.log(`LeaderAndIsr creating ${CREATE} logs, ${async ? 'createLogsFor, then the leadership (now)' : 'created one by one in becomeLeaderOrFollower (before)'}: ${created}`);
+  const label = sliced ? 'createLogsFor, then the leadership (now)' : 'created one by one in becomeLeaderOrFollower (before)';
+  rows.push({ step: `LeaderAndIsr creating ${CREATE} logs, ${label}`, ...created });
+  console.log(`LeaderAndIsr creating ${CREATE} logs, ${label}: ${fmtRun(created)}`);
   await logs.awaitLeaderEpochCheckpoints();
   await rm.shutdown();
   logs.shutdown();
   const again = logManager(dir, undefined, false);
-  const sliced = typeof again.startupAsync === 'function';
-  const loaded = await monitored(async () => (sliced ? await again.startupAsync() : again.startup()));
-  console.log(`loading ${again.allLogs().length} logs at startup, ${sliced ? 'startupAsync (now)' : 'startup, in one go (before)'}: ${loaded}`);
+  const async = typeof again.startupAsync === 'function';
+  const loaded = await monitored(async () => (async ? await again.startupAsync() : again.startup()));
+  const how = async ? 'startupAsync (now)' : 'startup, in one go (before)';
+  rows.push({ step: `loading ${CREATE} logs, ${how}`, ...loaded });
+  console.log(`loading ${again.allLogs().length} logs at startup, ${how}: ${fmtRun(loaded)}`);
   again.shutdown();
   rmSync(dir, { recursive: true, force: true });
 }
@@ -109,7 +110,18 @@ async function creation() {
 async function leadership(label, writer) {
   const dir = join(work, `leadership-${label}`);
   const logs = logManager(dir, writer);
-  const rm = replicaManager(logs);
+  const rm = new ReplicaManager({
+    brokerId: 1,
+    logManager: logs,
+    logger: silentLogger(),
+    minInsyncReplicas: () => 1,
+    topicLogConfig: () => ({}),
+    messageMaxBytes: () => 1 << 20,
+    fetcher: { brokerId: 1, maxWaitMs: 500, minBytes: 1, maxBytes: 1 << 20, backoffMs: 100, requestTimeoutMs: 30_000 },
+    replicaLagTimeMaxMs: 30_000,
+    leaderEndpoint: () => undefined,
+    isrManager: { writeIsr: () => new Promise(() => {}) },
+  });
   const states = (epoch) =>
     Array.from({ length: PARTITIONS }, (_, i) => ({ topic: 'lead', partition: i, controllerEpoch: 1, leader: 1, leaderEpoch: epoch, isr: [1], zkVersion: epoch, replicas: [1], isNew: epoch === 0 }));
   rm.becomeLeaderOrFollower(0, 1, states(0)); // the logs exist
@@ -127,6 +139,7 @@ async function leadership(label, writer) {
   const durable = process.hrtime.bigint() - t0;
   await sleep(50);
   h.disable();
+  rows.push({ step: `LeaderAndIsr of ${PARTITIONS} partitions, checkpoints ${label}`, callMs: Number(call) / 1e6, durableMs: Number(durable) / 1e6, loopP99Ms: h.percentile(99) / 1e6, loopMaxMs: h.max / 1e6 });
   console.log(
     `leadership change of ${PARTITIONS} partitions, epoch checkpoints ${label}: LeaderAndIsr ${ms(Number(call))} ms, all checkpoints on disk after ${ms(Number(durable))} ms, ` +
       `event-loop delay p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms`,
@@ -157,7 +170,7 @@ async function cleaning(label, mode) {
   log.updateHighWatermark(log.logEndOffset);
   await logs.awaitLeaderEpochCheckpoints();
   const cleaner = new LogCleaner({ logs: () => [log], isCompacted: () => true, deleteRetentionMs: () => 86_400_000, intervalMs: 3_600_000, logger: silentLogger() });
-  global.gc?.();
+  global.gc?.(); // with --expose-gc: the RSS before the pass is not last phase's garbage
   await sleep(200);
   const h = monitorEventLoopDelay({ resolution: 1 });
   h.enable();
@@ -173,7 +186,8 @@ async function cleaning(label, mode) {
   clearInterval(sampler);
   await sleep(50);
   h.disable();
-  const mb = (b) => (b / 1048576).toFixed(0);
+  const mb = (x) => (x / 1048576).toFixed(0);
+  rows.push({ step: `cleaning ${SIZE_MB} MB, ${label}`, callMs: Number(took) / 1e6, recordsBefore: result?.recordsBefore, recordsAfter: result?.recordsAfter, bytesAfter: result?.bytesAfter, loopP99Ms: h.percentile(99) / 1e6, loopMaxMs: h.max / 1e6, rssBeforeMiB: rssBefore / 1048576, rssPeakMiB: rssPeak / 1048576 });
   console.log(
     `cleaning ${SIZE_MB} MB compacted (${KEYS} keys, ${result?.recordsBefore} records -> ${result?.recordsAfter}, ${mb(result?.bytesAfter ?? 0)} MB kept), ${label}: pass ${ms(Number(took))} ms, ` +
       `event-loop delay p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms; RSS ${mb(rssBefore)} MB before, peak ${mb(rssPeak)} MB (+${mb(rssPeak - rssBefore)} MB)`,
@@ -182,7 +196,7 @@ async function cleaning(label, mode) {
   rmSync(join(work, `cleaning-${mode}`), { recursive: true, force: true });
 }
 
-try {
+{
   if (PHASES.has('leadership')) {
     await leadership('fsynced on the event loop (before)', null);
     await leadership('written in the background (now)', undefined);
@@ -192,6 +206,7 @@ try {
     await cleaning('cleanAsync', 'async');
   }
   if (PHASES.has('creation')) await creation();
-} finally {
-  rmSync(work, { recursive: true, force: true });
 }
+await b.finish({ steps: rows }, {
+  charts: [{ id: 'event-loop-stalls', title: 'Longest event-loop stall per step (one process, real files)', unit: 'ms', bars: rows.map((r) => ({ label: r.step, value: r.loopMaxMs })) }],
+});

@@ -1,7 +1,6 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync } from 'node:fs';
-import { BATCH_HEADER_SIZE } from '@gregor/protocol';
 import { join } from 'node:path';
-import { batchSizeAt, MIN_BATCH_SIZE, readBatchHeader } from './batch-scan.js';
+import { BATCH_HEADER_SIZE, batchLastOffsetAt, batchSizeAt } from '@gregor/protocol';
 import { INDEX_FILE_SUFFIX, LOG_FILE_SUFFIX, offsetFromFileName, TIME_INDEX_FILE_SUFFIX } from './file-names.js';
 
 /** Suffix of a cleaned segment's files between "written" and "in place" (Kafka's `.swap`). */
@@ -30,8 +29,8 @@ function lastOffsetOf(path: string): number {
       const view = window.subarray(0, windowLength);
       const at = pos - windowStart;
       const size = batchSizeAt(view, at);
-      if (size === null || size < MIN_BATCH_SIZE || pos + size > fileSize || at + BATCH_HEADER_SIZE > windowLength) return last;
-      last = readBatchHeader(view, at).lastOffset;
+      if (size === null || size < BATCH_HEADER_SIZE || pos + size > fileSize || at + BATCH_HEADER_SIZE > windowLength) return last;
+      last = batchLastOffsetAt(view, at);
       pos += size;
     }
   } finally {
