@@ -10,12 +10,16 @@
 //
 //   npm run build && node bench/controller-failover.mjs [--json <file>] [--full]
 //   env: PARTITIONS=300 (--full: 2000) STEP=250 SESSION_MS=6000 ZK=3 SETTLE_MS=3000 (--full: 10000)
+//   RESTART=0: no restart of the killed broker afterwards (it reloads its logs with its ZooKeeper session open).
+// Every broker preloads bench/loop-monitor.mjs: the event-loop delay per phase (creation, failover, restart) and the
+// ZooKeeper sessions each broker renewed (expired or presumed lost) in it are printed at the end.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Admin, Connection, KafkaClient } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { Metadata } from '@gregor/protocol';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
-import { median, sleep, startBench } from './lib/bench.mjs';
+import { median, root, sleep, startBench } from './lib/bench.mjs';
 
 const ROUNDS = 1;
 const TOPIC = 'failover';
@@ -24,6 +28,9 @@ const { PARTITIONS, SESSION_MS, STEP, SETTLE_MS, ZK } = b.params;
 // The script reads the controller's JSON log lines (events that took long, with their ZooKeeper calls).
 process.env.LOG_LEVEL = 'info';
 process.env.LOG_FORMAT = 'json';
+// Inherited by the broker processes (not by ZooKeeper's JVMs): each writes its event-loop delay on SIGUSR2.
+process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import ${join(root, 'bench/loop-monitor.mjs')}`.trim();
+process.env.LOOP_MONITOR_DIR = b.work;
 
 // --- cluster -------------------------------------------------------------------------------
 const { ensemble, brokers, bootstrap } = await b.cluster({ brokers: 3, zookeepers: ZK, props: {
@@ -31,6 +38,44 @@ const { ensemble, brokers, bootstrap } = await b.cluster({ brokers: 3, zookeeper
   'auto.leader.rebalance.enable': 'false', 'controlled.shutdown.retry.backoff.ms': '200',
 } });
 const logFile = (id) => brokers.get(id).logFile;
+const loopFile = (pid) => join(b.work, `event-loop-${pid}.jsonl`);
+
+function readLines(file) {
+  try {
+    return readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+/** Each running broker's event-loop delay since the previous call (bench/loop-monitor.mjs answers SIGUSR2). */
+async function loopDelays() {
+  const out = new Map();
+  const live = [...brokers].filter(([, br]) => br.isRunning());
+  const before = new Map(live.map(([id, br]) => [id, readLines(loopFile(br.pid)).length]));
+  for (const [, br] of live) process.kill(br.pid, 'SIGUSR2');
+  for (let i = 0; i < 100 && live.some(([id, br]) => readLines(loopFile(br.pid)).length === before.get(id)); i++) await sleep(50);
+  for (const [id, br] of live) {
+    const lines = readLines(loopFile(br.pid));
+    if (lines.length > before.get(id)) out.set(id, JSON.parse(lines.at(-1)));
+  }
+  return out;
+}
+/** ZooKeeper sessions each broker renewed (expired or presumed lost) from `since` on. */
+function sessionsLost(since) {
+  const out = {};
+  for (const id of brokers.keys()) {
+    out[id] = readLines(logFile(id)).filter((line) => {
+      if (!line.includes('ZooKeeper session renewal')) return false;
+      try {
+        return JSON.parse(line).time >= since;
+      } catch {
+        return false; // a line cut by a kill
+      }
+    }).length;
+  }
+  return out;
+}
+const phases = [];
 
 /** The controller's JSON log lines at or after `since` (epoch ms). */
 function controllerLog(id, since) {
@@ -67,6 +112,7 @@ b.onCleanup(() => client.close());
 b.onCleanup(() => Promise.all([...conns.values()].map((c) => c.close().catch(() => {}))));
 const rounds = [];
 {
+  await loopDelays(); // from here on
   const created = Date.now();
   const admin = new Admin(client);
   for (let count = Math.min(STEP, PARTITIONS); ; count = Math.min(count + STEP, PARTITIONS)) {
@@ -83,7 +129,9 @@ const rounds = [];
     if (count === PARTITIONS) break;
   }
   console.log(`topic with ${PARTITIONS} partitions online with full ISRs after ${Date.now() - created} ms; settling ${SETTLE_MS} ms`);
+  phases.push({ phase: `create ${PARTITIONS} partitions, ${STEP} per request`, loop: await loopDelays(), lost: sessionsLost(created) });
   await sleep(SETTLE_MS);
+  await loopDelays();
 
   for (let round = 1; round <= ROUNDS; round++) {
     const controller = await zk.getControllerId();
@@ -111,6 +159,7 @@ const rounds = [];
       await sleep(50);
     }
     await sleep(500); // the controller's log lines are written asynchronously
+    phases.push({ phase: `kill -9 of broker ${victim} until every partition is led`, loop: await loopDelays(), lost: sessionsLost(t0) });
     const lines = controllerLog(controller, t0);
     const change = lines.find((o) => o.msg === 'broker change');
     const slow = lines.filter((o) => o.msg === 'controller event took long');
@@ -127,6 +176,32 @@ const rounds = [];
     for (const o of slow.filter((x) => x !== brokerChange)) console.log(`  also ${o.event}: ${o.ms} ms (${o.zkCalls} ZooKeeper calls, ${o.zkMs} ms summed latency)`);
     console.log(`  first partition led again after ${firstMs} ms; all ${moved.size} after ${allMs ?? 'NOT within 60 s'} ms (target ${SESSION_MS + 2000} ms)`);
 
+    if (process.env.RESTART !== '0') {
+      // The killed broker restarts: it loads its logs (an unclean stop: recovery) with its ZooKeeper session open.
+      const r0 = Date.now();
+      let listening = null;
+      try {
+        await b.start(brokers.get(victim));
+        listening = Date.now() - r0;
+      } catch (err) {
+        console.log(`  restart of broker ${victim} failed: ${err.message}`);
+      }
+      let inIsr = null;
+      while (listening !== null && Date.now() - r0 < 120_000) {
+        const ps = await metadataFrom(observer).catch(() => null);
+        if (ps && ps.every((p) => p.isrNodes.includes(victim))) {
+          inIsr = Date.now() - r0;
+          break;
+        }
+        await sleep(200);
+      }
+      await sleep(1000);
+      const loaded = readLines(logFile(victim)).map((l) => { try { return JSON.parse(l); } catch { return null; } }).filter((o) => o && o.time >= r0 && o.msg === 'loaded logs');
+      phases.push({ phase: `restart of broker ${victim} until back in every ISR`, loop: await loopDelays(), lost: sessionsLost(r0) });
+      rounds.at(-1).restart = { listeningMs: listening, inIsrMs: inIsr, loadedLogsMs: loaded.map((o) => o.ms) };
+      console.log(`  restart of broker ${victim}: loaded ${loaded.map((o) => `${o.logs} logs in ${o.ms} ms`).join(', ')}; listening after ${listening ?? '-'} ms; back in every ISR after ${inIsr ?? 'NOT within 120 s'} ms`);
+    }
+
   }
 }
 await b.close();
@@ -136,7 +211,11 @@ const all = rounds.map((r) => r.allMs).filter((x) => x !== null);
 if (all.length) console.log(`  every partition led again after: median ${median(all)} ms, worst ${Math.max(...all)} ms over ${rounds.length} rounds [${all.join(', ')}]`);
 const events = rounds.map((r) => r.brokerChange?.ms).filter((x) => x !== undefined);
 if (events.length) console.log(`  controller BrokerChange handling: [${events.join(', ')}] ms`);
-await b.finish({ rounds: rounds.map(({ slow, ...r }) => ({ ...r, slowEvents: slow.map((o) => ({ event: o.event, ms: o.ms, zkCalls: o.zkCalls, zkMs: o.zkMs })) })) }, {
+for (const p of phases) {
+  console.log(`  ${p.phase}: event-loop delay ${[...p.loop].map(([id, d]) => `broker ${id} p99 ${d.p99} ms, max ${d.max} ms`).join('; ')}`);
+  console.log(`    ZooKeeper sessions lost (renewed) per broker: ${JSON.stringify(p.lost)}`);
+}
+await b.finish({ rounds: rounds.map(({ slow, ...r }) => ({ ...r, slowEvents: slow.map((o) => ({ event: o.event, ms: o.ms, zkCalls: o.zkCalls, zkMs: o.zkMs })) })), phases: phases.map((p) => ({ ...p, loop: Object.fromEntries(p.loop) })) }, {
   charts: rounds.map((r) => ({ id: `controller-failover-${r.round}`, title: `kill -9 of a broker leading ${r.partitions} of ${PARTITIONS} partitions (session ${SESSION_MS} ms)`, unit: 'ms', bars: [
     { label: 'controller sees the broker change', value: r.detectedMs ?? 0 },
     { label: 'BrokerChange event', value: r.brokerChange?.ms ?? 0 },

@@ -153,7 +153,8 @@ export class KafkaServer {
       producerIdExpirationCheckIntervalMs: cfg.producerIdExpirationCheckIntervalMs,
       logDirFailureChannel: logDirFailures,
     });
-    this.logManager.startup();
+    // Loading yields to the event loop: the ZooKeeper session above keeps its heartbeats while thousands of logs load.
+    await this.logManager.startupAsync();
 
     this.metadataCache = new MetadataCache(cfg.brokerId);
     this.metadataCache.clusterId = this.clusterId;

@@ -15,6 +15,44 @@ export interface EpochEntry {
 export type CheckpointWriter = (path: string, lines: readonly string[], stillWanted: () => boolean) => Promise<void>;
 
 /**
+ * Runs the checkpoint writes of many partitions (a LeaderAndIsr giving thousands a new leader epoch) a few at a time,
+ * started after the current turn of the event loop: the request only queues them, and they do not fill libuv's
+ * thread pool (which every other async file call of the broker shares) with thousands of fsyncs at once.
+ */
+export function boundedCheckpointWriter(write: CheckpointWriter, concurrency = 4): CheckpointWriter {
+  const queue: (() => void)[] = [];
+  let head = 0;
+  let running = 0;
+  let scheduled = false;
+  const drain = () => {
+    scheduled = false;
+    while (running < concurrency && head < queue.length) {
+      running++;
+      queue[head++]!();
+    }
+    if (head === queue.length) {
+      queue.length = 0;
+      head = 0;
+    }
+  };
+  return (path, lines, stillWanted) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push(() => {
+        write(path, lines, stillWanted)
+          .then(resolve, reject)
+          .finally(() => {
+            running--;
+            drain();
+          });
+      });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(drain);
+      }
+    });
+}
+
+/**
  * KIP-101 leader epoch → start offset history of one partition, persisted in `leader-epoch-checkpoint`
  * (`<epoch> <startOffset>` lines). Epochs and start offsets both strictly increase; every change is
  * written through so a follower can answer OffsetsForLeaderEpoch after a restart.

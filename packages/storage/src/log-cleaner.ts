@@ -41,7 +41,7 @@ export interface CleanResult {
   bytesAfter: number;
 }
 
-interface Kept {
+export interface Kept {
   offset: number;
   record: DecodedRecord;
   /** The codec of the batch the record came from: its rewritten batch keeps it (as Kafka's cleaner does). */
@@ -56,7 +56,7 @@ export interface CompactedProducer {
 }
 
 /** What compaction keeps, in offset order: a record without producer id, or an idempotent producer's batch. */
-type KeptUnit =
+export type KeptUnit =
   | { kind: 'record'; kept: Kept }
   | { kind: 'producer-batch'; baseOffset: number; lastOffset: number; producer: CompactedProducer; compression: CompressionCodec; kept: Kept[] };
 
@@ -84,44 +84,64 @@ export function encodeCompactedBatch(
 }
 
 /**
- * Rewritten batches covering exactly [start, end). An idempotent producer's batch keeps its header as Kafka's
- * cleaner does: same offset range, producer id, epoch and base sequence, with only its kept records (so a replay
- * of the cleaned log rebuilds the same producer state); one left empty stays only if it is its producer's last
- * in the range. Other kept records go into batches of up to RECORDS_PER_BATCH that also cover the dropped offsets
- * around them (empty ones where nothing else is kept).
+ * Lays out the rewritten batches covering exactly [start, end), streamed: units arrive in offset order and each
+ * batch is handed to `emit` as soon as it is complete, so only one batch's records are held at a time. An idempotent
+ * producer's batch keeps its header as Kafka's cleaner does: same offset range, producer id, epoch and base sequence,
+ * with only its kept records (so a replay of the cleaned log rebuilds the same producer state); one left empty stays
+ * only if it is its producer's last in the range (`lastBatchOfProducer`: producer id → base offset of that batch).
+ * Other kept records go into batches of up to RECORDS_PER_BATCH records of one codec that also cover the dropped
+ * offsets around them (empty ones where nothing else is kept). `emptyTimestamp` stamps empty batches.
  */
-function layOutCompactedBatches(units: readonly KeptUnit[], start: number, end: number, emptyTimestamp: number): Buffer[] {
-  const out: Buffer[] = [];
-  let cursor = start;
-  let plain: Kept[] = [];
-  const coverUpTo = (gapEnd: number) => {
-    // Runs of records from batches of one codec share a batch of at most RECORDS_PER_BATCH records.
-    for (let i = 0; i < plain.length; ) {
-      let j = i + 1;
-      while (j < plain.length && j - i < RECORDS_PER_BATCH && plain[j]!.compression === plain[i]!.compression) j++;
-      const batchEnd = j === plain.length ? gapEnd - 1 : plain[j - 1]!.offset;
-      out.push(encodeCompactedBatch(cursor, batchEnd, plain.slice(i, j), emptyTimestamp, plain[i]!.compression));
-      cursor = batchEnd + 1;
-      i = j;
-    }
-    plain = [];
-    if (cursor < gapEnd) out.push(encodeCompactedBatch(cursor, gapEnd - 1, [], emptyTimestamp));
-    cursor = gapEnd;
-  };
-  const lastOfProducer = new Map<number, KeptUnit>();
-  for (const u of units) if (u.kind === 'producer-batch') lastOfProducer.set(u.producer.producerId, u);
-  for (const u of units) {
-    if (u.kind === 'record') {
-      plain.push(u.kept);
-      continue;
-    }
-    if (u.kept.length === 0 && lastOfProducer.get(u.producer.producerId) !== u) continue;
-    coverUpTo(u.baseOffset);
-    out.push(encodeCompactedBatch(u.baseOffset, u.lastOffset, u.kept, emptyTimestamp, u.compression, u.producer));
-    cursor = u.lastOffset + 1;
+export class CompactedBatchLayout {
+  readonly #emptyTimestamp: number;
+  readonly #lastBatchOfProducer: ReadonlyMap<number, number>;
+  readonly #emit: (batch: Buffer) => void;
+  #cursor: number;
+  /** Kept records without producer id, not yet in a batch: one run of one codec, at most RECORDS_PER_BATCH. */
+  #plain: Kept[] = [];
+
+  constructor(start: number, emptyTimestamp: number, lastBatchOfProducer: ReadonlyMap<number, number>, emit: (batch: Buffer) => void) {
+    this.#cursor = start;
+    this.#emptyTimestamp = emptyTimestamp;
+    this.#lastBatchOfProducer = lastBatchOfProducer;
+    this.#emit = emit;
   }
-  coverUpTo(end);
-  return out;
+
+  add(u: KeptUnit): void {
+    if (u.kind === 'record') {
+      const run = this.#plain;
+      if (run.length > 0 && (run.length === RECORDS_PER_BATCH || run[0]!.compression !== u.kept.compression)) {
+        // The run is complete: its batch ends at its last record (the next batch covers the gap after it).
+        const batchEnd = run.at(-1)!.offset;
+        this.#emit(encodeCompactedBatch(this.#cursor, batchEnd, run, this.#emptyTimestamp, run[0]!.compression));
+        this.#cursor = batchEnd + 1;
+        this.#plain = [];
+      }
+      this.#plain.push(u.kept);
+      return;
+    }
+    if (u.kept.length === 0 && this.#lastBatchOfProducer.get(u.producer.producerId) !== u.baseOffset) return;
+    this.#coverUpTo(u.baseOffset);
+    this.#emit(encodeCompactedBatch(u.baseOffset, u.lastOffset, u.kept, this.#emptyTimestamp, u.compression, u.producer));
+    this.#cursor = u.lastOffset + 1;
+  }
+
+  /** Everything up to `end` (exclusive) is laid out. */
+  finish(end: number): void {
+    this.#coverUpTo(end);
+  }
+
+  /** The pending run ends the batch that reaches `gapEnd`; with none, an empty batch covers the gap. */
+  #coverUpTo(gapEnd: number): void {
+    const run = this.#plain;
+    if (run.length > 0) {
+      this.#emit(encodeCompactedBatch(this.#cursor, gapEnd - 1, run, this.#emptyTimestamp, run[0]!.compression));
+      this.#plain = [];
+    } else if (this.#cursor < gapEnd) {
+      this.#emit(encodeCompactedBatch(this.#cursor, gapEnd - 1, [], this.#emptyTimestamp));
+    }
+    this.#cursor = gapEnd;
+  }
 }
 
 /**
@@ -209,7 +229,15 @@ export class LogCleaner {
     for (;;) {
       const step = steps.next();
       if (step.done) return step.value;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (step.value) {
+        try {
+          await step.value;
+        } catch (err) {
+          steps.throw(err); // the pass ends there: its aside segment is removed, the error goes to the caller
+        }
+      } else {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       if (this.#stopped) {
         steps.return(null);
         return null;
@@ -217,7 +245,7 @@ export class LogCleaner {
     }
   }
 
-  *#cleanSteps(log: PartitionLog): Generator<void, CleanResult | null> {
+  *#cleanSteps(log: PartitionLog): Generator<Promise<void> | void, CleanResult | null> {
     const bases = log.segmentBaseOffsets();
     const hw = log.highWatermark;
     const truncations = log.truncationCount;
@@ -227,47 +255,88 @@ export class LogCleaner {
     const cleanable = bases.slice(0, k);
     const start = Math.max(bases[0]!, log.logStartOffset);
     const end = bases[k]!;
-    // The latest offset of every key up to the high watermark.
+    // The latest offset of every key up to the high watermark; and, for the range cleaned, the last batch of each
+    // idempotent producer and the newest timestamp (empty batches carry it), so the second pass can write as it goes.
     const latest = new Map<string, number>();
+    const lastBatchOfProducer = new Map<number, number>();
+    let maxTimestamp = -1;
     const keyOf = (r: DecodedRecord) => (r.key === null ? null : r.key.toString('base64'));
-    yield* this.#readRange(log, start, hw, (offset, r) => {
+    yield* this.#readRange(log, start, hw, (offset, r, batch) => {
       const key = keyOf(r);
       if (key !== null) latest.set(key, offset);
+      if (offset >= end) return;
+      if (r.timestamp > maxTimestamp) maxTimestamp = r.timestamp;
+      if (batch.producerId >= 0) lastBatchOfProducer.set(batch.producerId, batch.baseOffset);
     });
     const now = this.#time();
     const retention = this.#opts.deleteRetentionMs(log.topic);
-    const units: KeptUnit[] = [];
-    let recordsAfter = 0;
-    let recordsBefore = 0;
-    let maxTimestamp = -1;
-    const bytesBefore = yield* this.#readRange(log, start, end, (offset, record, batch) => {
-      const compression = batch.compression as CompressionCodec;
-      recordsBefore++;
-      maxTimestamp = Math.max(maxTimestamp, record.timestamp);
-      // Idempotent producers' batches are kept as units (even emptied), so their sequences survive compaction.
-      let unit = units.at(-1);
-      if (batch.producerId >= 0 && !(unit?.kind === 'producer-batch' && unit.baseOffset === batch.baseOffset)) {
-        const producer = { producerId: batch.producerId, producerEpoch: batch.producerEpoch, baseSequence: batch.baseSequence };
-        units.push((unit = { kind: 'producer-batch', baseOffset: batch.baseOffset, lastOffset: batch.baseOffset + batch.lastOffsetDelta, producer, compression, kept: [] }));
+    // The cleaned segment is written while it is read: batches are buffered up to a chunk, then appended.
+    const cleaned = log.openCleanedSegment(bases[0]!);
+    let swapped = false;
+    try {
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      const writePending = () => {
+        if (pending.length === 0) return;
+        cleaned.append(pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes));
+        pending = [];
+        pendingBytes = 0;
+      };
+      const layout = new CompactedBatchLayout(bases[0]!, maxTimestamp, lastBatchOfProducer, (batch) => {
+        pending.push(batch);
+        pendingBytes += batch.length;
+        if (pendingBytes >= READ_CHUNK_BYTES) writePending();
+      });
+      let recordsAfter = 0;
+      let recordsBefore = 0;
+      // An idempotent producer's batch is laid out once all its records were seen (when the next unit starts).
+      let openBatch = null as Extract<KeptUnit, { kind: 'producer-batch' }> | null;
+      const bytesBefore = yield* this.#readRange(log, start, end, (offset, record, batch) => {
+        const compression = batch.compression as CompressionCodec;
+        recordsBefore++;
+        // Idempotent producers' batches are kept as units (even emptied), so their sequences survive compaction.
+        if (batch.producerId >= 0 && openBatch?.baseOffset !== batch.baseOffset) {
+          if (openBatch) layout.add(openBatch);
+          const producer = { producerId: batch.producerId, producerEpoch: batch.producerEpoch, baseSequence: batch.baseSequence };
+          openBatch = { kind: 'producer-batch', baseOffset: batch.baseOffset, lastOffset: batch.baseOffset + batch.lastOffsetDelta, producer, compression, kept: [] };
+        }
+        const key = keyOf(record);
+        if (key !== null && latest.get(key) !== offset) return;
+        if (record.value === null && now - record.timestamp > retention) return;
+        recordsAfter++;
+        if (batch.producerId >= 0 && openBatch) {
+          openBatch.kept.push({ offset, record, compression });
+          return;
+        }
+        if (openBatch) {
+          layout.add(openBatch);
+          openBatch = null;
+        }
+        layout.add({ kind: 'record', kept: { offset, record, compression } });
+      });
+      if (recordsAfter === recordsBefore) return null;
+      if (openBatch) layout.add(openBatch);
+      layout.finish(end);
+      writePending();
+      // The cleaned bytes reach the disk off the event loop (hundreds of MB can take seconds to fsync).
+      const flushed = cleaned.flushAsync();
+      flushed.catch(() => {}); // clean() does not wait for it: finish() fsyncs again on the loop
+      yield flushed;
+      // What was read must still be the log: no truncation, the cleaned segments and the one after them still there.
+      const now2 = log.segmentBaseOffsets();
+      if (log.truncationCount !== truncations || !cleanable.every((b, i) => now2[i] === b) || now2[k] !== end) {
+        this.#opts.logger.info({ topic: log.topic, partition: log.partition }, 'log changed while being cleaned; the next pass starts over');
+        return null;
       }
-      const key = keyOf(record);
-      if (key !== null && latest.get(key) !== offset) return;
-      if (record.value === null && now - record.timestamp > retention) return;
-      recordsAfter++;
-      if (batch.producerId >= 0 && unit?.kind === 'producer-batch') unit.kept.push({ offset, record, compression });
-      else units.push({ kind: 'record', kept: { offset, record, compression } });
-    });
-    if (recordsAfter === recordsBefore) return null;
-    // What was read must still be the log: no truncation, the cleaned segments and the one after them still there.
-    const now2 = log.segmentBaseOffsets();
-    if (log.truncationCount !== truncations || !cleanable.every((b, i) => now2[i] === b) || now2[k] !== end) {
-      this.#opts.logger.info({ topic: log.topic, partition: log.partition }, 'log changed while being cleaned; the next pass starts over');
-      return null;
+      const bytesAfter = cleaned.size;
+      log.replaceSegments(cleanable, cleaned);
+      swapped = true;
+      const result = { segments: cleanable.length, recordsBefore, recordsAfter, bytesBefore, bytesAfter };
+      this.#opts.logger.info({ topic: log.topic, partition: log.partition, ...result }, 'log cleaned');
+      return result;
+    } finally {
+      // Not swapped in (nothing to drop, the log changed, the cleaner stopped, or an error): the aside files go.
+      if (!swapped) cleaned.abort();
     }
-    const records = Buffer.concat(layOutCompactedBatches(units, bases[0]!, end, maxTimestamp));
-    log.replaceSegments(cleanable, records);
-    const result = { segments: cleanable.length, recordsBefore, recordsAfter, bytesBefore, bytesAfter: records.length };
-    this.#opts.logger.info({ topic: log.topic, partition: log.partition, ...result }, 'log cleaned');
-    return result;
   }
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
+import { open, readdir, rm } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { ConfigError, ErrorCode, GregorError, type Logger } from '@gregor/common';
 import { fsyncDir, OffsetCheckpointFile, writeCheckpointFileAsync, type TopicPartitionOffset } from './checkpoint-file.js';
-import type { CheckpointWriter } from './leader-epoch-cache.js';
+import { boundedCheckpointWriter, type CheckpointWriter } from './leader-epoch-cache.js';
 import { DELETE_DIR_SUFFIX, parseTopicPartitionDir, partitionDirName } from './file-names.js';
 import { PartitionLog } from './log.js';
 import { validateLogConfig, type LogConfig } from './log-config.js';
@@ -39,7 +39,7 @@ export interface LogManagerOptions {
   logDirFailureChannel?: LogDirFailureChannel;
   /** How often logs are checked against their flush.ms (Kafka's log.flush.scheduler.interval.ms); default never. */
   flushCheckIntervalMs?: number;
-  /** Writes each log's leader-epoch-checkpoint off the event loop; default writeCheckpointFileAsync; null = on it. */
+  /** Writes each log's leader-epoch-checkpoint off the event loop; default writeCheckpointFileAsync, a few at a time; null = on it. */
   leaderEpochCheckpointWriter?: CheckpointWriter | null;
 }
 
@@ -49,6 +49,21 @@ interface HostedLog {
 }
 
 const key = (topic: string, partition: number) => `${topic}-${partition}`;
+
+/** Work on the event loop between two turns given to everything else (loading or creating many logs). */
+export const LOAD_SLICE_MS = 10;
+
+/** Runs `steps` to the end, giving the event loop a turn whenever a slice of LOAD_SLICE_MS is used up. */
+async function runSliced(steps: Generator<void, void>): Promise<void> {
+  let sliceStart = performance.now();
+  for (;;) {
+    if (steps.next().done) return;
+    if (performance.now() - sliceStart >= LOAD_SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+}
 
 /**
  * Kafka's LogManager: owns every partition log under `log.dirs`, loads them at startup (recovering after an
@@ -66,6 +81,10 @@ export class LogManager {
   /** Partitions whose log was in a log dir that failed: they stay offline until the broker restarts (KIP-112). */
   readonly #offlinePartitions = new Set<string>();
   readonly #offlineDirs = new Set<string>();
+  /** Every log's leader-epoch-checkpoint writes, off the event loop and a few at a time. */
+  readonly #epochCheckpointWriter = boundedCheckpointWriter(writeCheckpointFileAsync);
+  /** Logs per log dir (the least loaded dir takes a new log). */
+  readonly #dirLoad = new Map<string, number>();
 
   constructor(options: LogManagerOptions) {
     if (options.logDirs.length === 0) throw new ConfigError('log.dirs must name at least one directory');
@@ -83,13 +102,35 @@ export class LogManager {
     return this.#clusterId;
   }
 
+  /** Loads every log on the event loop in one go (tests, tools); a broker uses startupAsync. */
   startup(): void {
+    this.#checkNew();
+    for (const logDir of this.logDirs) for (const _ of this.#loadLogDir(logDir, readdirSync(logDir, { withFileTypes: true })));
+    this.#startTasks();
+  }
+
+  /**
+   * Loads every log, giving the event loop a turn at least every LOAD_SLICE_MS (Kafka loads logs on a thread pool):
+   * a broker loading thousands of logs keeps answering its ZooKeeper session's heartbeats meanwhile.
+   */
+  async startupAsync(): Promise<void> {
+    this.#checkNew();
+    for (const logDir of this.logDirs) {
+      const entries = await readdir(logDir, { withFileTypes: true });
+      await runSliced(this.#loadLogDir(logDir, entries));
+    }
+    this.#startTasks();
+  }
+
+  #checkNew(): void {
     if (this.#state !== 'new') throw new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, 'log manager already started');
     for (const logDir of this.logDirs) {
       mkdirSync(logDir, { recursive: true });
       this.#checkMetaProperties(logDir);
     }
-    for (const logDir of this.logDirs) this.#loadLogDir(logDir);
+  }
+
+  #startTasks(): void {
     this.#state = 'running';
     const retention = setInterval(() => this.#runRetention(), this.#options.retentionCheckIntervalMs);
     const checkpoints = setInterval(() => this.#runCheckpoints(), this.#options.flushCheckpointIntervalMs);
@@ -148,8 +189,32 @@ export class LogManager {
       ...this.#logExtras(),
     });
     this.#logs.set(key(topic, partition), { log, logDir });
+    this.#dirLoad.set(logDir, (this.#dirLoad.get(logDir) ?? 0) + 1);
     this.#logger.info({ topic, partition, dir: log.dir }, 'created log');
     return log;
+  }
+
+  /**
+   * Creates the logs of many partitions (a LeaderAndIsr making this broker a replica of thousands), giving the event
+   * loop a turn at least every LOAD_SLICE_MS, so requests and ZooKeeper heartbeats go on meanwhile. Existing logs are
+   * left as they are; a log that cannot be created is skipped (getOrCreateLog reports it to its caller later).
+   */
+  async createLogs(specs: readonly { topic: string; partition: number; config?: Partial<LogConfig> }[]): Promise<void> {
+    const self = this;
+    await runSliced(
+      (function* () {
+        for (const { topic, partition, config } of specs) {
+          if (self.#state !== 'running') return;
+          if (self.#logs.has(key(topic, partition)) || self.#offlinePartitions.has(key(topic, partition))) continue;
+          try {
+            self.getOrCreateLog(topic, partition, config);
+          } catch (err) {
+            self.#logger.warn({ err, topic, partition }, 'creating a log failed');
+          }
+          yield;
+        }
+      })(),
+    );
   }
 
   /**
@@ -162,6 +227,7 @@ export class LogManager {
     const hosted = this.#logs.get(key(topic, partition));
     if (!hosted) return Promise.resolve();
     this.#logs.delete(key(topic, partition));
+    this.#dirLoad.set(hosted.logDir, (this.#dirLoad.get(hosted.logDir) ?? 1) - 1);
     hosted.log.close();
     const doomed = `${hosted.log.dir}.${randomUUID().replaceAll('-', '')}${DELETE_DIR_SUFFIX}`;
     renameSync(hosted.log.dir, doomed);
@@ -206,6 +272,7 @@ export class LogManager {
     for (const [k, hosted] of this.#logs) {
       if (hosted.logDir !== logDir) continue;
       this.#logs.delete(k);
+      this.#dirLoad.delete(logDir);
       this.#offlinePartitions.add(k);
       removed.push({ topic: hosted.log.topic, partition: hosted.log.partition });
       try {
@@ -299,7 +366,7 @@ export class LogManager {
 
   #logExtras(): { io?: SegmentIo; time?: () => number; producerIdExpirationMs?: number; leaderEpochCheckpointWriter: CheckpointWriter | null } {
     return {
-      leaderEpochCheckpointWriter: this.#options.leaderEpochCheckpointWriter === undefined ? writeCheckpointFileAsync : this.#options.leaderEpochCheckpointWriter,
+      leaderEpochCheckpointWriter: this.#options.leaderEpochCheckpointWriter === undefined ? this.#epochCheckpointWriter : this.#options.leaderEpochCheckpointWriter,
       ...(this.#io ? { io: this.#io } : {}),
       ...(this.#options.time ? { time: this.#options.time } : {}),
       ...(this.#options.producerIdExpirationMs !== undefined ? { producerIdExpirationMs: this.#options.producerIdExpirationMs } : {}),
@@ -321,7 +388,8 @@ export class LogManager {
     writeMetaProperties(logDir, this.#clusterId ? { brokerId: this.#options.brokerId, clusterId: this.#clusterId } : { brokerId: this.#options.brokerId });
   }
 
-  #loadLogDir(logDir: string): void {
+  /** Loads the logs of one dir; yields after each log (the caller decides when the event loop gets a turn). */
+  *#loadLogDir(logDir: string, entries: readonly Dirent[]): Generator<void, void> {
     const started = Date.now();
     const marker = join(logDir, CLEAN_SHUTDOWN_FILE);
     const hadCleanShutdown = existsSync(marker);
@@ -329,7 +397,7 @@ export class LogManager {
     const logStartOffsets = this.#readCheckpoint(logDir, LOG_START_OFFSET_CHECKPOINT_FILE);
     const highWatermarks = this.#readCheckpoint(logDir, HIGH_WATERMARK_CHECKPOINT_FILE);
     let loaded = 0;
-    for (const entry of readdirSync(logDir, { withFileTypes: true })) {
+    for (const entry of entries) {
       if (!entry.isDirectory()) continue;
       const path = join(logDir, entry.name);
       if (entry.name.endsWith(DELETE_DIR_SUFFIX)) {
@@ -358,7 +426,9 @@ export class LogManager {
       const hw = highWatermarks.get(k)?.offset;
       if (hw !== undefined) log.updateHighWatermark(hw);
       this.#logs.set(k, { log, logDir });
+      this.#dirLoad.set(logDir, (this.#dirLoad.get(logDir) ?? 0) + 1);
       loaded++;
+      yield;
     }
     // Removed only after every log is loaded: a crash during loading must recover again next time.
     if (hadCleanShutdown) rmSync(marker, { force: true });
@@ -396,10 +466,10 @@ export class LogManager {
   #leastLoadedDir(): string {
     const online = this.onlineLogDirs();
     if (online.length === 0) throw new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, 'every log dir is offline');
-    const counts = new Map<string, number>(online.map((d) => [d, 0]));
-    for (const { logDir } of this.#logs.values()) if (counts.has(logDir)) counts.set(logDir, counts.get(logDir)! + 1);
+    // Counted as logs come and go: creating thousands of logs must not rescan every log each time.
+    const count = (d: string) => this.#dirLoad.get(d) ?? 0;
     let best = online[0]!;
-    for (const d of online) if (counts.get(d)! < counts.get(best)!) best = d;
+    for (const d of online) if (count(d) < count(best)) best = d;
     return best;
   }
 

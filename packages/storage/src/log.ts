@@ -313,38 +313,57 @@ export class PartitionLog {
   }
 
   /**
-   * Log compaction: replaces the consecutive inactive segments starting at `baseOffsets[0]` with one segment
-   * holding `records` (batches covering exactly the same offsets). The new segment is written aside, renamed
-   * to `*.swap`, the old ones are deleted, then the swap files take their final names; a crash at any step is
-   * completed by the next load (Kafka's swap protocol).
+   * Log compaction, streamed: a fresh segment starting at `base`, written aside (in the log's `cleaned` dir) one
+   * batch at a time as the cleaner produces them, so memory stays bounded; `replaceSegments` swaps it in.
    */
-  replaceSegments(baseOffsets: readonly number[], records: Buffer): void {
+  openCleanedSegment(base: number): CleanedSegment {
     this.#checkOpen();
-    const old = baseOffsets.map((b) => this.#segments.values().find((s) => s.baseOffset === b));
-    if (old.length === 0 || old.some((s) => !s || s === this.#active())) throw new Error('replaceSegments: only existing inactive segments can be replaced');
-    const base = baseOffsets[0]!;
     const tmpDir = join(this.dir, CLEANED_DIR);
     rmSync(tmpDir, { recursive: true, force: true });
     mkdirSync(tmpDir);
-    const cleaned = new LogSegment(tmpDir, base, this.#segmentOptions(), true, this.#time());
-    try {
-      cleaned.append(records, splitBatches(records));
-      cleaned.onBecomeInactive();
-      cleaned.flush();
-    } finally {
-      cleaned.close();
+    return new CleanedSegment(tmpDir, new LogSegment(tmpDir, base, this.#segmentOptions(), true, this.#time()));
+  }
+
+  /**
+   * Log compaction: replaces the consecutive inactive segments starting at `baseOffsets[0]` with one segment
+   * holding `cleaned` (batches covering exactly the same offsets: a segment from openCleanedSegment, or the bytes).
+   * The new segment is renamed to `*.swap`, the old ones are deleted, then the swap files take their final names;
+   * a crash at any step is completed by the next load (Kafka's swap protocol).
+   */
+  replaceSegments(baseOffsets: readonly number[], cleaned: CleanedSegment | Buffer): void {
+    this.#checkOpen();
+    const old = baseOffsets.map((b) => this.#segments.values().find((s) => s.baseOffset === b));
+    const base = baseOffsets[0]!;
+    if (old.length === 0 || old.some((s) => !s || s === this.#active())) {
+      if (cleaned instanceof CleanedSegment) cleaned.abort();
+      throw new Error('replaceSegments: only existing inactive segments can be replaced');
     }
-    for (const path of [cleaned.logPath, cleaned.offsetIndex.path, cleaned.timeIndex.path]) {
-      renameSync(path, join(this.dir, path.slice(tmpDir.length + 1) + SWAP_FILE_SUFFIX));
+    let segment: CleanedSegment;
+    if (cleaned instanceof CleanedSegment) {
+      segment = cleaned;
+    } else {
+      segment = this.openCleanedSegment(base);
+      try {
+        segment.append(cleaned);
+      } catch (err) {
+        segment.abort();
+        throw err;
+      }
     }
+    if (segment.baseOffset !== base) {
+      segment.abort();
+      throw new Error(`replaceSegments: the cleaned segment starts at ${segment.baseOffset}, not ${base}`);
+    }
+    const tmpDir = segment.dir;
+    for (const path of segment.finish()) renameSync(path, join(this.dir, path.slice(tmpDir.length + 1) + SWAP_FILE_SUFFIX));
     rmSync(tmpDir, { recursive: true, force: true });
     fsyncDir(this.dir);
-    for (const segment of old) this.#removeSegment(segment!);
+    for (const s of old) this.#removeSegment(s!);
     completeSwaps(this.dir);
     fsyncDir(this.dir);
-    const segment = new LogSegment(this.dir, base, this.#segmentOptions(), false, this.#time());
-    if (!segment.loadIndexes()) recoverSegment(segment, () => {});
-    this.#addSegment(segment);
+    const swapped = new LogSegment(this.dir, base, this.#segmentOptions(), false, this.#time());
+    if (!swapped.loadIndexes()) recoverSegment(swapped, () => {});
+    this.#addSegment(swapped);
   }
 
   /**
@@ -522,5 +541,60 @@ export class PartitionLog {
   /** Producer state brought to `lastOffset` from its snapshots and the log (see rebuildProducerState). */
   #rebuildProducerState(lastOffset: number, reloadFromCleanShutdown: boolean): void {
     rebuildProducerState(this.#producerState, this.#segments.values(), this.#logStartOffset, lastOffset, reloadFromCleanShutdown, this.#time());
+  }
+}
+
+/** A segment being written by the log cleaner (PartitionLog.openCleanedSegment), outside the log until swapped in. */
+export class CleanedSegment {
+  readonly dir: string;
+  readonly #segment: LogSegment;
+  #bytes = 0;
+  #done = false;
+
+  constructor(dir: string, segment: LogSegment) {
+    this.dir = dir;
+    this.#segment = segment;
+  }
+
+  get baseOffset(): number {
+    return this.#segment.baseOffset;
+  }
+
+  /** Bytes written so far. */
+  get size(): number {
+    return this.#bytes;
+  }
+
+  /** Appends whole batches (offsets assigned, in order, contiguous with what was appended before). */
+  append(records: Buffer): void {
+    if (this.#done) throw new Error('cleaned segment already finished');
+    this.#segment.append(records, splitBatches(records));
+    this.#bytes += records.length;
+  }
+
+  /** fsyncs what was appended so far off the event loop, so that finish() has little left to write. */
+  flushAsync(): Promise<void> {
+    return this.#segment.flushLogAsync();
+  }
+
+  /** Completes the indexes, fsyncs and closes the files; returns their paths (log, offset index, time index). */
+  finish(): string[] {
+    this.#done = true;
+    try {
+      this.#segment.onBecomeInactive();
+      this.#segment.flush();
+    } finally {
+      this.#segment.close();
+    }
+    return [this.#segment.logPath, this.#segment.offsetIndex.path, this.#segment.timeIndex.path];
+  }
+
+  /** Nothing is swapped in: the files are closed and removed. */
+  abort(): void {
+    if (!this.#done) {
+      this.#done = true;
+      this.#segment.close();
+    }
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }

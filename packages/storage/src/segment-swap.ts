@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BATCH_HEADER_SIZE, batchLastOffsetAt, batchSizeAt } from '@gregor/protocol';
 import { INDEX_FILE_SUFFIX, LOG_FILE_SUFFIX, offsetFromFileName, TIME_INDEX_FILE_SUFFIX } from './file-names.js';
@@ -8,16 +8,33 @@ export const SWAP_FILE_SUFFIX = '.swap';
 /** Where the cleaner writes a segment before it is committed as `.swap` files. */
 export const CLEANED_DIR = 'cleaned';
 
-/** The last offset covered by the whole batches of a segment file (-1 when it has none). */
+/**
+ * The last offset covered by the whole batches of a segment file (-1 when it has none). Reads only the batch headers,
+ * through a small window: a cleaned segment of hundreds of MB is neither loaded into memory nor read on the event loop.
+ */
 function lastOffsetOf(path: string): number {
-  const buf = readFileSync(path);
-  let pos = 0;
-  let last = -1;
-  for (;;) {
-    const size = batchSizeAt(buf, pos);
-    if (size === null || size < BATCH_HEADER_SIZE || pos + size > buf.length) return last;
-    last = batchLastOffsetAt(buf, pos);
-    pos += size;
+  const fd = openSync(path, 'r');
+  try {
+    const fileSize = fstatSync(fd).size;
+    const window = Buffer.allocUnsafe(64 * 1024);
+    let windowStart = 0;
+    let windowLength = 0;
+    let pos = 0;
+    let last = -1;
+    for (;;) {
+      if (pos + BATCH_HEADER_SIZE > windowStart + windowLength) {
+        windowStart = pos;
+        windowLength = readSync(fd, window, 0, window.length, pos);
+      }
+      const view = window.subarray(0, windowLength);
+      const at = pos - windowStart;
+      const size = batchSizeAt(view, at);
+      if (size === null || size < BATCH_HEADER_SIZE || pos + size > fileSize || at + BATCH_HEADER_SIZE > windowLength) return last;
+      last = batchLastOffsetAt(view, at);
+      pos += size;
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, fsync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCode, GregorError } from '@gregor/common';
 import { BATCH_HEADER_SIZE, readBatchHeader, type BatchHeader } from '@gregor/protocol';
@@ -248,6 +248,11 @@ export class LogSegment {
   /** Called at roll: a final time index entry so a closed segment's largest timestamp is in its index. */
   onBecomeInactive(): void {
     if (this.#state.maxTimestamp >= 0) this.timeIndex.maybeAppend(this.#state.maxTimestamp, this.#state.offsetOfMaxTimestamp);
+  }
+
+  /** fsyncs the log file off the event loop (the cleaner's segment before its swap; flush() then finds it clean). */
+  flushLogAsync(): Promise<void> {
+    return new Promise((resolve, reject) => fsync(this.#fd, (err) => (err ? reject(storageError(`fsync of ${this.#logPath} failed`, err)) : resolve())));
   }
 
   flush(): void {

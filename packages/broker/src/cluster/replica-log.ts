@@ -24,6 +24,8 @@ export type ReplicaLog = Pick<
 /** What the replica manager uses of the log manager (LogManager is one). */
 export interface ReplicaLogManager<L extends ReplicaLog> {
   getOrCreateLog(topic: string, partition: number, config?: Partial<LogConfig>): L;
+  /** Creates many logs letting the event loop turn between them (LogManager); without it getOrCreateLog creates each. */
+  createLogs?(specs: readonly { topic: string; partition: number; config?: Partial<LogConfig> }[]): Promise<void>;
   deleteLog(topic: string, partition: number): void;
   checkpointLogStartOffsets(): void;
   checkpointLogStartOffsetsAsync(): Promise<void>;

@@ -107,3 +107,34 @@ describe('ReplicaManager: LeaderAndIsr while a follower truncation is in flight'
     expect([log.logEndOffset, log.truncations]).toEqual([13, []]);
   });
 });
+
+describe('ReplicaManager: the controller\'s requests apply in order (replicaStateChangeLock)', () => {
+  it('a StopReplica arriving while a LeaderAndIsr still waits (creating logs) applies after it', async () => {
+    const b = broker();
+    const order: string[] = [];
+    let releaseLogs!: () => void;
+    const logsCreated = new Promise<void>((r) => (releaseLogs = r));
+    const leaderAndIsr = b.rm.stateChange(async () => {
+      order.push('LeaderAndIsr started');
+      await logsCreated;
+      b.rm.becomeLeaderOrFollower(0, 1, [b.state(1, 5, [1, 2, 3])]);
+      order.push('LeaderAndIsr applied');
+    });
+    const stopReplica = b.rm.stateChange(() => {
+      order.push('StopReplica');
+      return b.rm.stopReplicas(1, true, [{ topic: 't', partition: 0 }]);
+    });
+    await b.settle();
+    expect(order).toEqual(['LeaderAndIsr started']);
+    releaseLogs();
+    await Promise.all([leaderAndIsr, stopReplica]);
+    expect(order).toEqual(['LeaderAndIsr started', 'LeaderAndIsr applied', 'StopReplica']);
+    expect(b.rm.getPartition('t', 0)).toBeUndefined(); // deleted last, as the controller sent it
+  });
+
+  it('a failed request does not block the ones after it', async () => {
+    const b = broker();
+    await expect(b.rm.stateChange(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(b.rm.stateChange(() => 42)).resolves.toBe(42);
+  });
+});

@@ -112,6 +112,7 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
   controllerEpoch = 0;
   readonly fetcherManager: ReplicaFetcherManager;
   #isrTimer: NodeJS.Timeout | undefined;
+  #stateChangeTail: Promise<void> = Promise.resolve();
   /** group coordinator: told after each LeaderAndIsr / StopReplica (loads and unloads __consumer_offsets partitions). */
   readonly leadershipListeners: ((change: LeadershipChange) => void)[] = [];
 
@@ -179,6 +180,33 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
     return p;
   }
 
+  /**
+   * Kafka's replicaStateChangeLock: LeaderAndIsr and StopReplica are applied one at a time, in the order they arrived,
+   * even when one waits (for topic configs, or while it creates logs): the controller's requests must not interleave.
+   */
+  stateChange<T>(apply: () => Promise<T> | T): Promise<T> {
+    const run = this.#stateChangeTail.then(apply);
+    this.#stateChangeTail = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
+  }
+
+  /**
+   * Creates the logs a LeaderAndIsr needs that do not exist yet, letting the event loop turn between them (thousands
+   * of new logs at once must not block ZooKeeper heartbeats); becomeLeaderOrFollower then finds them.
+   */
+  async createLogsFor(states: readonly PartitionLeadershipRequest[]): Promise<void> {
+    const createLogs = this.#opts.logManager.createLogs?.bind(this.#opts.logManager);
+    if (!createLogs) return;
+    const missing = states.filter(
+      (s) => s.replicas.includes(this.#opts.brokerId) && !this.getPartition(s.topic, s.partition)?.log && !this.#opts.logManager.isPartitionOffline(s.topic, s.partition),
+    );
+    if (missing.length === 0) return;
+    await createLogs(missing.map((s) => ({ topic: s.topic, partition: s.partition, config: this.#opts.topicLogConfig(s.topic) })));
+  }
+
   /** LeaderAndIsr: the controller decided who leads. Returns an error code per partition. */
   becomeLeaderOrFollower(
     controllerId: number,
@@ -195,6 +223,8 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
     const newFollowers: Partition<L>[] = [];
     const newLeaders: Partition<L>[] = [];
     const now = Date.now();
+    const started = performance.now();
+    let becameLeader = 0;
     for (const s of states) {
       const key = partitionKey(s.topic, s.partition);
       let p = this.#partitions.get(key);
@@ -216,11 +246,14 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
         if (!p) this.#partitions.set(key, (p = this.#newPartition(s.topic, s.partition)));
         const log = this.#opts.logManager.getOrCreateLog(s.topic, s.partition, this.#opts.topicLogConfig(s.topic));
         if (s.leader === this.#opts.brokerId) {
-          if (p.makeLeader(s, log, now)) this.#log.info({ partition: key, leaderEpoch: s.leaderEpoch, isr: s.isr }, 'became leader');
+          if (p.makeLeader(s, log, now)) {
+            becameLeader++;
+            if (states.length <= PER_PARTITION_LOG_LINES) this.#log.info({ partition: key, leaderEpoch: s.leaderEpoch, isr: s.isr }, 'became leader');
+          }
           newLeaders.push(p);
         } else if (p.makeFollower(s, log)) {
           newFollowers.push(p);
-          this.#log.info({ partition: key, leader: s.leader, leaderEpoch: s.leaderEpoch }, 'became follower');
+          if (states.length <= PER_PARTITION_LOG_LINES) this.#log.info({ partition: key, leader: s.leader, leaderEpoch: s.leaderEpoch }, 'became follower');
         }
         // Waiting requests saw the new leadership through the partition (a deposed leader answers NOT_LEADER).
         partitionErrors.push({ topic: s.topic, partition: s.partition, errorCode: ErrorCode.NONE });
@@ -252,6 +285,13 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
     }
     void this.fetcherManager.shutdownIdleFetcherThreads();
     for (const listener of this.leadershipListeners) listener({ leaders: newLeaders, followers: newFollowers }); // group coordinator
+    // One line for a large request (a line per partition costs more than applying it); small ones log each above.
+    if (states.length > PER_PARTITION_LOG_LINES) {
+      this.#log.info(
+        { controllerId, controllerEpoch, partitions: states.length, becameLeader, becameFollower: newFollowers.length, ms: Math.round(performance.now() - started) },
+        'applied LeaderAndIsr',
+      );
+    }
     return { errorCode: ErrorCode.NONE, partitionErrors };
   }
 
@@ -488,3 +528,5 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
 }
 
 const EMPTY = Buffer.alloc(0);
+/** A LeaderAndIsr of more partitions logs one summary line instead of one line per partition. */
+const PER_PARTITION_LOG_LINES = 50;

@@ -4,7 +4,8 @@ import type { ApiHandler } from '../kafka-apis.js';
 
 /** StopReplica (from the controller): stop serving partitions, and delete them for topic deletion. */
 export function stopReplicaHandler(s: BrokerServices): ApiHandler<StopReplicaRequest, StopReplicaResponse> {
-  return (req) => {
+  // After any LeaderAndIsr before it (ReplicaManager.stateChange).
+  return (req) => s.replicaManager.stateChange(() => {
     const partitions = [
       ...(req.ungroupedPartitions ?? []).map((p) => ({ topic: p.topicName, partition: p.partitionIndex })),
       ...(req.topics ?? []).flatMap((t) => t.partitionIndexes.map((partition) => ({ topic: t.name, partition }))),
@@ -14,5 +15,5 @@ export function stopReplicaHandler(s: BrokerServices): ApiHandler<StopReplicaReq
       errorCode: r.errorCode,
       partitionErrors: r.partitionErrors.map((e) => ({ topicName: e.topic, partitionIndex: e.partition, errorCode: e.errorCode })),
     };
-  };
+  });
 }

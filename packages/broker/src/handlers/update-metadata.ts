@@ -6,7 +6,8 @@ import { toPartitionState } from './partition-state.js';
 
 /** UpdateMetadata (from the controller): the live brokers and partition states this broker answers Metadata with. */
 export function updateMetadataHandler(s: BrokerServices): ApiHandler<UpdateMetadataRequest, UpdateMetadataResponse> {
-  return (req) => {
+  // In order with the LeaderAndIsr and StopReplica before it (one may still be creating logs).
+  return (req) => s.replicaManager.stateChange(() => {
     if (req.controllerEpoch < s.replicaManager.controllerEpoch) return { errorCode: ErrorCode.STALE_CONTROLLER_EPOCH };
     s.replicaManager.controllerEpoch = req.controllerEpoch;
     const states = flattenPartitionStates(req.ungroupedPartitionStates, req.topicStates);
@@ -27,5 +28,5 @@ export function updateMetadataHandler(s: BrokerServices): ApiHandler<UpdateMetad
       if (!s.metadataCache.contains(topic)) s.topicConfigs.forget(topic);
     }
     return { errorCode: ErrorCode.NONE };
-  };
+  });
 }
