@@ -1,5 +1,5 @@
 import { backoffMs, ErrorCode, GregorError, KafkaProtocolError, errorName } from '@gregor/common';
-import { CompressionType, Produce, encodeRecordBatch, type ProduceResponse } from '@gregor/protocol';
+import { CompressionType, Produce, type ProduceResponse } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
 import type { Acks } from './producer.js';
 import type { ProducerIdState } from './producer-id-state.js';
@@ -138,7 +138,7 @@ export class Sender {
         // Sequences are taken when a batch first goes out, in queue order; a retry keeps them.
         batch.producerId = this.#idempotence.producerId;
         batch.producerEpoch = this.#idempotence.producerEpoch;
-        batch.baseSequence = this.#idempotence.takeSequences(k, batch.records.length);
+        batch.baseSequence = this.#idempotence.takeSequences(k, batch.builder.count);
         batch.encoded = null;
       }
       dispatched = true;
@@ -195,8 +195,13 @@ export class Sender {
 
   async #produce(leader: number, acks: Acks, timeoutMs: number, batches: ProducerBatch[]): Promise<void> {
     for (const b of batches) {
-      const idempotent = b.baseSequence >= 0 ? { producerId: b.producerId, producerEpoch: b.producerEpoch, baseSequence: b.baseSequence } : {};
-      b.encoded ??= encodeRecordBatch({ baseOffset: 0, compression: CompressionType[b.compression], firstTimestamp: b.records[0]!.timestamp, records: b.records, ...idempotent });
+      const sequenced = b.baseSequence >= 0;
+      b.encoded ??= b.builder.build({
+        compression: CompressionType[b.compression],
+        producerId: sequenced ? b.producerId : -1,
+        producerEpoch: sequenced ? b.producerEpoch : -1,
+        baseSequence: sequenced ? b.baseSequence : -1,
+      });
     }
     const request = {
       transactionalId: null,
@@ -295,7 +300,7 @@ export class Sender {
 
   #complete(b: ProducerBatch, baseOffset: number, logAppendTime: number): void {
     if (this.#idempotence && b.baseSequence >= 0 && b.producerId === this.#idempotence.producerId) {
-      this.#idempotence.acknowledge(tpKey(b.topic, b.partition), (b.baseSequence + b.records.length - 1) % 0x80000000);
+      this.#idempotence.acknowledge(tpKey(b.topic, b.partition), (b.baseSequence + b.builder.count - 1) % 0x80000000);
     }
     b.slots.forEach(({ pending, index }, i) => {
       const r = pending.results[index]!;

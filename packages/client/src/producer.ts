@@ -88,8 +88,11 @@ function toBuffer(v: Buffer | string | null | undefined): Buffer | null {
   return typeof v === 'string' ? Buffer.from(v, 'utf8') : v;
 }
 
+/** Shared by every record without headers (read only): no array per record. */
+const NO_HEADERS: RecordInput['headers'] = [];
+
 function toRecordHeaders(headers: ProducerMessage['headers']): RecordInput['headers'] {
-  if (!headers) return [];
+  if (!headers) return NO_HEADERS;
   const pairs = Array.isArray(headers) ? (headers as ReadonlyArray<{ key: string; value: HeaderValue }>) : Object.entries(headers).map(([key, value]) => ({ key, value }));
   return pairs.map((h) => ({ key: h.key, value: toBuffer(h.value) }));
 }

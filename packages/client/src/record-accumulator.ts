@@ -2,6 +2,7 @@ import type { RecordInput } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
 import type { DefaultPartitioner } from './partitioner.js';
 import type { Acks, CompressionName, RecordMetadata } from './producer.js';
+import { RecordBatchBuilder } from './record-batch-builder.js';
 
 /** One send() call waiting for all of its records. */
 export interface PendingSend {
@@ -19,7 +20,8 @@ export interface ProducerBatch {
   acks: Acks;
   compression: CompressionName;
   timeoutMs: number;
-  records: RecordInput[];
+  /** The records, written as they are appended (Kafka's MemoryRecordsBuilder). */
+  builder: RecordBatchBuilder;
   /** Who waits for each record: the send and the record's index in its results. */
   slots: { pending: PendingSend; index: number }[];
   sizeBytes: number;
@@ -97,7 +99,7 @@ export class RecordAccumulator {
         acks: o.acks,
         compression: o.compression,
         timeoutMs: o.timeoutMs,
-        records: [],
+        builder: new RecordBatchBuilder(record.timestamp, this.#batchSize),
         slots: [],
         sizeBytes: BATCH_OVERHEAD,
         createdAt: Date.now(),
@@ -112,7 +114,7 @@ export class RecordAccumulator {
       };
       queue.push(batch);
     }
-    batch.records.push(record);
+    batch.builder.append(record.key, record.value, record.headers, record.timestamp);
     batch.slots.push(slot);
     batch.sizeBytes += size;
     batch.keyless ||= o.keyless;
