@@ -217,6 +217,12 @@ export interface ConsumerConfig extends FetchConfig {
   retryBackoffMaxMs?: number;
 }
 
+interface FetchRound {
+  results: PartitionFetchResult[];
+  retriable: GregorError | undefined;
+  fatal: { error: unknown } | null;
+}
+
 interface PartitionState {
   partition: number;
   position: number;
@@ -246,6 +252,7 @@ export class Consumer {
     this.#fetchSessions = config.fetchSessions ?? true;
   }
 
+  /** One async generator end to end (no inner generator to delegate to): a record costs one resumption. */
   async *consume(options: ConsumeOptions): AsyncGenerator<ConsumedRecord, void, undefined> {
     const { topic, signal } = options;
     const active = await this.#start(options);
@@ -256,23 +263,58 @@ export class Consumer {
       if (!h) sessions.set(leader, (h = new FetchSessionHandler(leader, { enabled: this.#fetchSessions })));
       return h;
     };
+    let failures = 0;
+    // The next round, fetched while the caller works through this one's records (Kafka's consumer also
+    // sends its next fetch before handing out the records it has), so broker and consumer work in parallel.
+    let prefetch: Promise<FetchRound> | null = null;
     try {
-      yield* this.#consumeLoop(topic, active, sessionFor, signal);
+      while (active.size > 0) {
+        if (signal?.aborted) throw new AbortError('consume aborted', { cause: signal.reason });
+        const round = await (prefetch ?? this.#fetchRound(topic, active, sessionFor));
+        prefetch = null;
+        if (round.fatal) throw round.fatal.error;
+        let retriable = round.retriable;
+        const ready: ConsumedRecord[][] = [];
+        for (const result of round.results) {
+          const state = active.get(result.partition)!;
+          if (result.errorCode !== ErrorCode.NONE) {
+            const error = new KafkaProtocolError(result.errorCode, `fetch ${topic}-${result.partition} at offset ${state.position} failed`);
+            if (!error.retriable) throw error;
+            retriable = error;
+            continue;
+          }
+          if (result.nextOffset === state.position && result.recordBytes > 0) {
+            // The next batch is larger than partitionMaxBytes: ask for more next time.
+            state.partitionMaxBytes = Math.min(state.partitionMaxBytes * 2, Math.max(this.#settings.maxBytes, state.partitionMaxBytes));
+          }
+          const records = result.records;
+          let n = records.length;
+          while (n > 0 && records[n - 1]!.offset >= state.end) n--;
+          if (n > 0) ready.push(n === records.length ? records : records.slice(0, n));
+          state.position = result.nextOffset;
+          if (state.position >= state.end) active.delete(state.partition);
+        }
+        if (!retriable) {
+          failures = 0;
+          if (active.size > 0 && !signal?.aborted) prefetch = this.#fetchRound(topic, active, sessionFor);
+        }
+        for (const records of ready) for (const record of records) yield record;
+        if (!retriable) continue;
+        if (++failures > this.#retries) throw retriable;
+        await this.#client.refreshMetadata([topic]).catch(() => undefined);
+        await sleep(backoffMs(failures - 1, this.#retryBackoffMs, this.#retryBackoffMaxMs), signal);
+      }
     } finally {
+      // A round still in flight is waited for, so its fetch session is settled before the sessions close.
+      if (prefetch) await prefetch;
       await Promise.all([...sessions.values()].map((h) => closeFetchSession(this.#client, h)));
     }
   }
 
-  async *#consumeLoop(
-    topic: string,
-    active: Map<number, PartitionState>,
-    sessionFor: (leader: number) => FetchSessionHandler,
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<ConsumedRecord, void, undefined> {
-    let failures = 0;
-    while (active.size > 0) {
-      if (signal?.aborted) throw new AbortError('consume aborted', { cause: signal.reason });
-      let retriable: GregorError | undefined;
+  /** One fetch from every leader of the active partitions; never rejects (a fatal error comes back in `fatal`). */
+  async #fetchRound(topic: string, active: Map<number, PartitionState>, sessionFor: (leader: number) => FetchSessionHandler): Promise<FetchRound> {
+    const out: FetchRound = { results: [], retriable: undefined, fatal: null };
+    try {
       const byLeader = new Map<number, PartitionState[]>();
       for (const state of active.values()) {
         try {
@@ -280,7 +322,7 @@ export class Consumer {
           byLeader.set(leader, [...(byLeader.get(leader) ?? []), state]);
         } catch (error) {
           if (!(error instanceof GregorError && error.retriable)) throw error;
-          retriable = error;
+          out.retriable = error;
         }
       }
       const rounds = await Promise.allSettled(
@@ -298,37 +340,15 @@ export class Consumer {
       for (const round of rounds) {
         if (round.status === 'rejected') {
           if (!(round.reason instanceof GregorError && round.reason.retriable)) throw round.reason;
-          retriable = round.reason;
+          out.retriable = round.reason;
           continue;
         }
-        for (const result of round.value) {
-          const state = active.get(result.partition)!;
-          if (result.errorCode !== ErrorCode.NONE) {
-            const error = new KafkaProtocolError(result.errorCode, `fetch ${topic}-${result.partition} at offset ${state.position} failed`);
-            if (!error.retriable) throw error;
-            retriable = error;
-            continue;
-          }
-          if (result.nextOffset === state.position && result.recordBytes > 0) {
-            // The next batch is larger than partitionMaxBytes: ask for more next time.
-            state.partitionMaxBytes = Math.min(state.partitionMaxBytes * 2, Math.max(this.#settings.maxBytes, state.partitionMaxBytes));
-          }
-          for (const record of result.records) {
-            if (record.offset >= state.end) break;
-            yield record;
-          }
-          state.position = result.nextOffset;
-          if (state.position >= state.end) active.delete(state.partition);
-        }
+        out.results.push(...round.value);
       }
-      if (!retriable) {
-        failures = 0;
-        continue;
-      }
-      if (++failures > this.#retries) throw retriable;
-      await this.#client.refreshMetadata([topic]).catch(() => undefined);
-      await sleep(backoffMs(failures - 1, this.#retryBackoffMs, this.#retryBackoffMaxMs), signal);
+    } catch (error) {
+      out.fatal = { error };
     }
+    return out;
   }
 
   async #start(options: ConsumeOptions): Promise<Map<number, PartitionState>> {

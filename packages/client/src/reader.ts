@@ -1,7 +1,7 @@
 import { CorruptDataError, ErrorCode, GregorError, KafkaProtocolError, backoffMs, silentLogger, sleep, type Logger } from '@gregor/common';
 import { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt, type ClientConfig } from './config.js';
-import { fetchFromBroker, type ConsumedRecord, type FetchConfig } from './fetcher.js';
+import { fetchFromBroker, type ConsumedRecord, type FetchConfig, type PartitionFetchResult } from './fetcher.js';
 import { GroupMembership, type Generation } from './group-membership.js';
 import { KafkaOffsetStore } from './kafka-offset-store.js';
 import { MessageQueue } from './message-queue.js';
@@ -279,43 +279,60 @@ export class Reader {
     return client;
   }
 
-  /** One partition's loop: fetch from its leader, queue the records (waiting when the queue is full). */
+  /**
+   * One partition's loop: fetch from its leader, queue the records (waiting when the queue is full). The next
+   * fetch is sent while the records are queued, so the broker works while the application reads.
+   */
   async #fetchLoop(topic: string, partition: number, start: number, active: ActiveGeneration): Promise<void> {
     const signal = active.abort.signal;
     let position = start;
     let partitionMaxBytes = this.#config.maxPartitionFetchBytes ?? 1_048_576;
     let failures = 0;
-    while (!signal.aborted) {
-      try {
-        if (position < 0) position = await this.#resetOffset(topic, partition);
-        const client = this.#fetchClient(topic, partition);
-        const leader = await client.leaderFor(topic, partition);
-        const [r] = await fetchFromBroker(client, leader, topic, [{ partition, fetchOffset: position, partitionMaxBytes }], this.#config);
-        if (signal.aborted) return;
-        if (r!.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) {
-          this.#log.warn({ topic, partition, offset: position }, 'offset out of range; resetting');
-          position = -1;
-          continue;
+    let prefetch: Promise<PartitionFetchResult> | null = null;
+    const fetchAt = (offset: number): Promise<PartitionFetchResult> => {
+      const client = this.#fetchClient(topic, partition);
+      const p = client.leaderFor(topic, partition).then(async (leader) => (await fetchFromBroker(client, leader, topic, [{ partition, fetchOffset: offset, partitionMaxBytes }], this.#config))[0]!);
+      p.catch(() => undefined); // seen when awaited; not an unhandled rejection while the queue fills
+      return p;
+    };
+    try {
+      while (!signal.aborted) {
+        try {
+          if (position < 0) position = await this.#resetOffset(topic, partition);
+          const r = await (prefetch ?? fetchAt(position));
+          prefetch = null;
+          if (signal.aborted) return;
+          if (r.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) {
+            this.#log.warn({ topic, partition, offset: position }, 'offset out of range; resetting');
+            position = -1;
+            continue;
+          }
+          if (r.errorCode !== ErrorCode.NONE) throw new KafkaProtocolError(r.errorCode, `fetch ${topic}-${partition}`);
+          if (r.nextOffset === position && r.recordBytes > 0) partitionMaxBytes *= 2;
+          const messages = r.records as Message[];
+          if (messages.length > 0) prefetch = fetchAt(r.nextOffset);
+          for (const m of messages) m.generationId = active.gen.generationId;
+          if (!(await this.#queue.pushMany(messages, signal))) return;
+          this.stats.fetched += messages.length;
+          position = r.nextOffset;
+          failures = 0;
+        } catch (error) {
+          prefetch = null;
+          if (signal.aborted) return;
+          if (error instanceof CorruptDataError) {
+            // A batch that cannot be decoded (corrupt, or inflating past maxDecompressedBytes) stops this
+            // partition at its offset: every waiting fetchMessage() hears why, as kafka-go's ReadMessage returns it.
+            this.#log.error({ topic, partition, offset: position, err: error.message }, 'fetched batch cannot be decoded');
+            this.#queue.fail(error);
+          } else this.#log.debug({ topic, partition, err: (error as Error).message }, 'fetch failed; retrying');
+          await this.#fetchClient(topic, partition).refreshMetadata([topic]).catch(() => undefined);
+          await sleep(backoffMs(failures++, 100, 1000), signal);
         }
-        if (r!.errorCode !== ErrorCode.NONE) throw new KafkaProtocolError(r!.errorCode, `fetch ${topic}-${partition}`);
-        if (r!.nextOffset === position && r!.recordBytes > 0) partitionMaxBytes *= 2;
-        const messages = r!.records as Message[];
-        for (const m of messages) m.generationId = active.gen.generationId;
-        if (!(await this.#queue.pushMany(messages, signal))) return;
-        this.stats.fetched += messages.length;
-        position = r!.nextOffset;
-        failures = 0;
-      } catch (error) {
-        if (signal.aborted) return;
-        if (error instanceof CorruptDataError) {
-          // A batch that cannot be decoded (corrupt, or inflating past maxDecompressedBytes) stops this
-          // partition at its offset: every waiting fetchMessage() hears why, as kafka-go's ReadMessage returns it.
-          this.#log.error({ topic, partition, offset: position, err: error.message }, 'fetched batch cannot be decoded');
-          this.#queue.fail(error);
-        } else this.#log.debug({ topic, partition, err: (error as Error).message }, 'fetch failed; retrying');
-        await this.#fetchClient(topic, partition).refreshMetadata([topic]).catch(() => undefined);
-        await sleep(backoffMs(failures++, 100, 1000), signal);
       }
+    } finally {
+      // A fetch still in flight is left to finish on its own (its failure is already handled): a rebalance
+      // does not wait for a long-poll; the next generation's fetch of this partition queues behind it.
+      prefetch = null;
     }
   }
 
