@@ -17,6 +17,7 @@ import { recoverSegment, recoverSegments } from './recovery.js';
 import { LogSegment, storageError } from './segment.js';
 import { SegmentMap } from './segment-map.js';
 import { fsyncDir } from './checkpoint-file.js';
+import type { ReadBufferPool } from './read-buffer-pool.js';
 import { nodeIo, type SegmentIo } from './segment-io.js';
 import { CLEANED_DIR, SWAP_FILE_SUFFIX, completeSwaps } from './segment-swap.js';
 import { batchFirstOffset, NO_PRODUCER_ID } from './producer-state.js';
@@ -303,8 +304,9 @@ export class PartitionLog {
   /**
    * Whole batches from the one containing `fetchOffset`, within one segment, up to `maxBytes` (at least one batch if
    * `minOneBatch`), none holding an offset >= `maxOffset`. `firstOffset` is the first returned batch's base offset.
+   * With `pool` the bytes are read into its buffers (the caller gives them back once they are written out).
    */
-  read(fetchOffset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean): { records: Buffer; firstOffset: number } {
+  read(fetchOffset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean, pool?: ReadBufferPool): { records: Buffer; firstOffset: number } {
     this.#checkOpen();
     if (fetchOffset < this.#logStartOffset || fetchOffset > this.#logEndOffset) {
       throw new GregorError(
@@ -318,7 +320,7 @@ export class PartitionLog {
       const start = segment.translateOffset(fetchOffset);
       if (!start) continue;
       if (start.lastOffset >= maxOffset) return empty;
-      const window = segment.readBytes(start.position, Math.max(0, maxBytes));
+      const window = segment.readBytes(start.position, Math.max(0, maxBytes), pool);
       let length = 0;
       while (length + 12 <= window.length) {
         const size = window.readInt32BE(length + BatchOffsets.batchLength) + 12;
@@ -327,10 +329,12 @@ export class PartitionLog {
         if (lastOffset >= maxOffset) break;
         length += size;
       }
-      // Copy when most of the window is unused, so a small response does not pin a large buffer.
-      if (length > 0) return { records: length < window.length / 2 ? Buffer.from(window.subarray(0, length)) : window.subarray(0, length), firstOffset: start.baseOffset };
+      // Copy when most of the window is unused, so a small response does not pin a large buffer (a pooled one
+      // goes back to its pool after the write anyway).
+      if (length > 0) return { records: length < window.length / 2 && !pool ? Buffer.from(window.subarray(0, length)) : window.subarray(0, length), firstOffset: start.baseOffset };
+      pool?.release(window);
       if (!minOneBatch) return empty;
-      return { records: segment.readBytes(start.position, start.size), firstOffset: start.baseOffset };
+      return { records: segment.readBytes(start.position, start.size, pool), firstOffset: start.baseOffset };
     }
     return empty;
   }
