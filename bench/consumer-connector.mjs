@@ -7,77 +7,29 @@
 //  3. time from a member's death (kill -9 of a `gregor consume --group` process) to every partition
 //     owned again by the surviving member (zookeeper.session.timeout.ms=SESSION_MS).
 //
-//   npm run build && node bench/consumer-connector.mjs     env: N=1000000 BATCH=5000 CONCURRENCY=4 BATCH_SIZE=262144 LINGER_MS=5 SESSION_MS=6000
+//   npm run build && node bench/consumer-connector.mjs [--json <file>] [--full]   env: N=200000 (--full: 1000000) BATCH=5000 CONCURRENCY=4 BATCH_SIZE=262144 LINGER_MS=5 SESSION_MS=6000
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import net from 'node:net';
+import { join } from 'node:path';
+import { Admin, KafkaClient, Producer } from '@gregor/client';
+import { silentLogger } from '@gregor/common';
+import { ZookeeperConsumerConnector } from '@gregor/consumer';
+import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
+import { createTopicRetrying, fmt, nowMs as now, root, sleep, startBench } from './lib/bench.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const N = Number(process.env.N ?? 1_000_000);
-const BATCH = Number(process.env.BATCH ?? 5000);
-const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
-const SESSION_MS = Number(process.env.SESSION_MS ?? 6000);
-const BATCH_SIZE = Number(process.env.BATCH_SIZE ?? 262_144);
-const LINGER_MS = Number(process.env.LINGER_MS ?? 5);
 const PARTITIONS = 12;
 const TOPIC = 'bench';
-const work = mkdtempSync(join(process.env.SCRATCH ?? tmpdir(), 'gregor-bench-consumer-'));
-const { ZooKeeperNode, freePorts } = await import(join(root, 'packages/launcher/dist/index.js'));
-const { Admin, KafkaClient, Producer } = await import(join(root, 'packages/client/dist/index.js'));
-const { ZookeeperConsumerConnector } = await import(join(root, 'packages/consumer/dist/index.js'));
-const { KafkaZkClient, ZkClient } = await import(join(root, 'packages/zookeeper/dist/index.js'));
-const { silentLogger } = await import(join(root, 'packages/common/dist/index.js'));
-
-const now = () => Number(process.hrtime.bigint()) / 1e6;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const fmt = (n) => Math.round(n).toLocaleString('en-US');
-
-function waitPort(port, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const s = net.connect({ host: '127.0.0.1', port }, () => (s.destroy(), resolve()));
-      s.on('error', () => (s.destroy(), Date.now() > deadline ? reject(new Error(`port ${port}`)) : setTimeout(attempt, 100)));
-    };
-    attempt();
-  });
-}
+const b = await startBench('consumer-connector', { env: { N: [200_000, 1_000_000], BATCH: 5000, CONCURRENCY: 4, SESSION_MS: 6000, BATCH_SIZE: 262_144, LINGER_MS: 5 }, params: { PARTITIONS } });
+const { N, BATCH, CONCURRENCY, SESSION_MS, BATCH_SIZE, LINGER_MS } = b.params;
+process.env.LOG_LEVEL ??= 'warn';
 
 // --- cluster: one ZooKeeper, one broker process ----------------------------------------------
-const [zkPort, brokerPort] = await freePorts(2);
-const zkNode = new ZooKeeperNode({ id: 1, dir: join(work, 'zk'), clientPort: zkPort, tickTime: 500 });
-await zkNode.start();
+const { zk: zkNode, bootstrap } = await b.singleBroker();
 const zkConnect = zkNode.connectString;
-const brokerDir = join(work, 'broker');
-mkdirSync(brokerDir, { recursive: true });
-writeFileSync(join(brokerDir, 'server.properties'), [
-  'broker.id=1', `listeners=PLAINTEXT://127.0.0.1:${brokerPort}`, `log.dirs=${brokerDir}/data`, `zookeeper.connect=${zkConnect}`, 'http.port=-1',
-].join('\n'));
-const broker = spawn(process.execPath, [join(root, 'packages/cli/dist/main.js'), 'broker', '--config', join(brokerDir, 'server.properties')], {
-  stdio: ['ignore', 'ignore', openSync(join(brokerDir, 'broker.log'), 'a')],
-  env: { ...process.env, LOG_LEVEL: 'warn' },
-});
-await waitPort(brokerPort);
-const bootstrap = `127.0.0.1:${brokerPort}`;
 const client = new KafkaClient({ brokers: bootstrap });
-for (let attempt = 0; ; attempt++) {
-  try {
-    const [r] = await new Admin(client).createTopics([{ name: TOPIC, numPartitions: PARTITIONS, replicationFactor: 1 }]);
-    if (r.errorCode === 0) break;
-    throw new Error(r.errorMessage ?? `error ${r.errorCode}`);
-  } catch (error) {
-    if (attempt > 50) throw error;
-    await sleep(200);
-  }
-}
-await new Admin(client).waitForLeaders?.([TOPIC], 30_000);
+b.onCleanup(() => client.close());
+await createTopicRetrying(new Admin(client), TOPIC, PARTITIONS);
 const results = {};
-console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-
-try {
+{
   // --- 1. producer ---------------------------------------------------------------------------
   const producer = new Producer(client, { acks: 1, batchSize: BATCH_SIZE, lingerMs: LINGER_MS });
   const value = Buffer.alloc(100, 'x');
@@ -142,12 +94,14 @@ try {
   console.log(`member killed -9 -> all ${PARTITIONS} partitions owned again: ${fmt(results.reownMs)} ms (zookeeper.session.timeout.ms=${SESSION_MS}; target ${SESSION_MS + 2000} ms)`);
   await survivor.shutdown();
   await zkc.close();
-} finally {
-  await client.close();
-  broker.kill('SIGKILL');
-  await zkNode.kill().catch(() => {});
-  rmSync(work, { recursive: true, force: true });
 }
-console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-console.log(JSON.stringify(results));
+await b.finish(results, {
+  charts: [
+    { id: 'consumer-connector', title: `Producer client and ZooKeeper connector, 1 broker, ${PARTITIONS} partitions, ${fmt(N)} × 100 B`, unit: 'records/s', bars: [
+      { label: 'producer client, acks=1', value: results.producerRecordsPerSec },
+      { label: 'connector, 1 stream', value: results.consume1 },
+      { label: 'connector, 4 streams', value: results.consume4 },
+    ] },
+  ],
+});
 process.exit(0);

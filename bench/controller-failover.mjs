@@ -8,65 +8,29 @@
 // several times): the topic is created in steps of STEP partitions and the cluster left to settle first, since
 // a broker creating hundreds of logs at once can stall its own ZooKeeper session (a separate issue).
 //
-//   npm run build && node bench/controller-failover.mjs     env: PARTITIONS=2000 STEP=250 SESSION_MS=6000 ZK=3 SETTLE_MS=10000
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import net from 'node:net';
+//   npm run build && node bench/controller-failover.mjs [--json <file>] [--full]
+//   env: PARTITIONS=300 (--full: 2000) STEP=250 SESSION_MS=6000 ZK=3 SETTLE_MS=3000 (--full: 10000)
+import { readFileSync } from 'node:fs';
+import { Admin, Connection, KafkaClient } from '@gregor/client';
+import { silentLogger } from '@gregor/common';
+import { Metadata } from '@gregor/protocol';
+import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
+import { median, sleep, startBench } from './lib/bench.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PARTITIONS = Number(process.env.PARTITIONS ?? 2000);
-const SESSION_MS = Number(process.env.SESSION_MS ?? 6000);
 const ROUNDS = 1;
-const STEP = Number(process.env.STEP ?? 250);
-const SETTLE_MS = Number(process.env.SETTLE_MS ?? 10_000);
-const ZK = Number(process.env.ZK ?? 3);
 const TOPIC = 'failover';
-const work = mkdtempSync(join(process.env.SCRATCH ?? tmpdir(), 'gregor-bench-failover-'));
-const { ZooKeeperEnsemble, freePorts } = await import(join(root, 'packages/launcher/dist/index.js'));
-const { Admin, Connection, KafkaClient } = await import(join(root, 'packages/client/dist/index.js'));
-const { Metadata } = await import(join(root, 'packages/protocol/dist/index.js'));
-const { KafkaZkClient, ZkClient } = await import(join(root, 'packages/zookeeper/dist/index.js'));
-const { silentLogger } = await import(join(root, 'packages/common/dist/index.js'));
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function waitPort(port, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const s = net.connect({ host: '127.0.0.1', port }, () => (s.destroy(), resolve()));
-      s.on('error', () => (s.destroy(), Date.now() > deadline ? reject(new Error(`port ${port}`)) : setTimeout(attempt, 100)));
-    };
-    attempt();
-  });
-}
+const b = await startBench('controller-failover', { env: { PARTITIONS: [300, 2000], SESSION_MS: 6000, STEP: 250, SETTLE_MS: [3000, 10_000], ZK: 3 } });
+const { PARTITIONS, SESSION_MS, STEP, SETTLE_MS, ZK } = b.params;
+// The script reads the controller's JSON log lines (events that took long, with their ZooKeeper calls).
+process.env.LOG_LEVEL = 'info';
+process.env.LOG_FORMAT = 'json';
 
 // --- cluster -------------------------------------------------------------------------------
-const ensemble = await ZooKeeperEnsemble.onFreePorts({ dir: join(work, 'zk'), size: ZK, tickTime: 500 });
-await ensemble.start();
-const ports = await freePorts(3);
-const brokers = new Map();
-const logFile = (id) => join(work, `broker-${id}`, 'broker.log');
-function startBroker(id) {
-  const dir = join(work, `broker-${id}`);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'server.properties'), [
-    `broker.id=${id}`, `listeners=PLAINTEXT://127.0.0.1:${ports[id - 1]}`, `log.dirs=${dir}/data`,
-    `zookeeper.connect=${ensemble.connectString}`, `zookeeper.session.timeout.ms=${SESSION_MS}`, 'http.port=-1',
-    'replica.fetch.wait.max.ms=500', 'auto.leader.rebalance.enable=false', 'controlled.shutdown.retry.backoff.ms=200',
-    ...(process.env.EXTRA_PROPS ?? '').split(',').filter(Boolean),
-  ].join('\n'));
-  const child = spawn(process.execPath, [join(root, 'packages/cli/dist/main.js'), 'broker', '--config', join(dir, 'server.properties')], {
-    stdio: ['ignore', 'ignore', openSync(logFile(id), 'a')],
-    env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
-  });
-  brokers.set(id, child);
-  return waitPort(ports[id - 1]);
-}
+const { ensemble, brokers, bootstrap } = await b.cluster({ brokers: 3, zookeepers: ZK, props: {
+  'zookeeper.session.timeout.ms': String(SESSION_MS), 'replica.fetch.wait.max.ms': '500',
+  'auto.leader.rebalance.enable': 'false', 'controlled.shutdown.retry.backoff.ms': '200',
+} });
+const logFile = (id) => brokers.get(id).logFile;
 
 /** The controller's JSON log lines at or after `since` (epoch ms). */
 function controllerLog(id, since) {
@@ -87,7 +51,7 @@ const conns = new Map();
 async function metadataFrom(id) {
   let c = conns.get(id);
   if (!c) {
-    c = new Connection({ host: '127.0.0.1', port: ports[id - 1], clientId: 'failover-bench', requestTimeoutMs: 10_000 });
+    c = new Connection({ host: '127.0.0.1', port: brokers.get(id).port, clientId: 'failover-bench', requestTimeoutMs: 10_000 });
     await c.connect();
     conns.set(id, c);
   }
@@ -95,13 +59,14 @@ async function metadataFrom(id) {
   return md.topics[0]?.partitions ?? [];
 }
 
-await Promise.all([1, 2, 3].map(startBroker));
-const bootstrap = ports.map((p) => `127.0.0.1:${p}`).join(',');
 const zkClient = await ZkClient.connect({ connectString: ensemble.connectString, sessionTimeoutMs: 10_000, logger: silentLogger() });
+b.onCleanup(() => zkClient.close());
 const zk = new KafkaZkClient(zkClient);
 const client = new KafkaClient({ brokers: bootstrap });
+b.onCleanup(() => client.close());
+b.onCleanup(() => Promise.all([...conns.values()].map((c) => c.close().catch(() => {}))));
 const rounds = [];
-try {
+{
   const created = Date.now();
   const admin = new Admin(client);
   for (let count = Math.min(STEP, PARTITIONS); ; count = Math.min(count + STEP, PARTITIONS)) {
@@ -129,7 +94,8 @@ try {
     const moved = new Set(led(victim));
     const observer = [1, 2, 3].find((id) => id !== victim && id !== controller) ?? controller;
     const t0 = Date.now();
-    brokers.get(victim).kill('SIGKILL');
+    b.sample(); // the victim's last CPU figure
+    void brokers.get(victim).kill();
     let firstMs = null;
     let allMs = null;
     while (Date.now() - t0 < 60_000) {
@@ -162,20 +128,20 @@ try {
     console.log(`  first partition led again after ${firstMs} ms; all ${moved.size} after ${allMs ?? 'NOT within 60 s'} ms (target ${SESSION_MS + 2000} ms)`);
 
   }
-} finally {
-  for (const c of conns.values()) await c.close().catch(() => {});
-  await client.close().catch(() => {});
-  await zkClient.close().catch(() => {});
-  for (const child of brokers.values()) child.kill('SIGKILL');
-  await ensemble.kill().catch(() => {});
 }
+await b.close();
 
 console.log(`\ngregor, 3 brokers, RF 3, ${PARTITIONS} partitions, zookeeper.session.timeout.ms=${SESSION_MS}, ${ZK}-node ZooKeeper`);
 const all = rounds.map((r) => r.allMs).filter((x) => x !== null);
 if (all.length) console.log(`  every partition led again after: median ${median(all)} ms, worst ${Math.max(...all)} ms over ${rounds.length} rounds [${all.join(', ')}]`);
 const events = rounds.map((r) => r.brokerChange?.ms).filter((x) => x !== undefined);
 if (events.length) console.log(`  controller BrokerChange handling: [${events.join(', ')}] ms`);
-console.log(`  load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-if (!process.env.KEEP) rmSync(work, { recursive: true, force: true });
-else console.log(`  logs kept in ${work}`);
+await b.finish({ rounds: rounds.map(({ slow, ...r }) => ({ ...r, slowEvents: slow.map((o) => ({ event: o.event, ms: o.ms, zkCalls: o.zkCalls, zkMs: o.zkMs })) })) }, {
+  charts: rounds.map((r) => ({ id: `controller-failover-${r.round}`, title: `kill -9 of a broker leading ${r.partitions} of ${PARTITIONS} partitions (session ${SESSION_MS} ms)`, unit: 'ms', bars: [
+    { label: 'controller sees the broker change', value: r.detectedMs ?? 0 },
+    { label: 'BrokerChange event', value: r.brokerChange?.ms ?? 0 },
+    { label: 'first partition led again', value: r.firstMs ?? 0 },
+    { label: 'all partitions led again', value: r.allMs ?? 0 },
+  ] })),
+});
 process.exit(0);

@@ -8,26 +8,23 @@
 //     (cleanAsync: a turn for the event loop after every chunk read): how long the pass takes and how long the event
 //     loop waits at most (p99, max).
 //
-//   npm run build && node bench/event-loop-stalls.mjs     env: PARTITIONS=500 SIZE_MB=256 KEYS=10000 PHASES=leadership,cleaning
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+//   npm run build && node bench/event-loop-stalls.mjs [--json <file>] [--full]   env: PARTITIONS=500 SIZE_MB=64 (--full: 256) KEYS=10000 PHASES=leadership,cleaning
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { ReplicaManager } from '@gregor/broker';
+import { silentLogger } from '@gregor/common';
+import { CompressionType, encodeRecordBatch } from '@gregor/protocol';
+import { DEFAULT_LOG_CONFIG, LogCleaner, LogManager } from '@gregor/storage';
+import { sleep, startBench } from './lib/bench.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PARTITIONS = Number(process.env.PARTITIONS ?? 500);
-const SIZE_MB = Number(process.env.SIZE_MB ?? 256);
-const KEYS = Number(process.env.KEYS ?? 10_000);
 const PHASES = new Set((process.env.PHASES ?? 'leadership,cleaning').split(','));
-const work = mkdtempSync(join(process.env.SCRATCH ?? tmpdir(), 'gregor-bench-stalls-'));
-const { LogManager, LogCleaner, DEFAULT_LOG_CONFIG } = await import(join(root, 'packages/storage/dist/index.js'));
-const { ReplicaManager } = await import(join(root, 'packages/broker/dist/index.js'));
-const { silentLogger } = await import(join(root, 'packages/common/dist/index.js'));
-const { encodeRecordBatch, CompressionType } = await import(join(root, 'packages/protocol/dist/index.js'));
+const b = await startBench('event-loop-stalls', { env: { PARTITIONS: 500, SIZE_MB: [64, 256], KEYS: 10_000 }, params: { phases: [...PHASES] } });
+const { PARTITIONS, SIZE_MB, KEYS } = b.params;
+const work = b.work;
+const rows = [];
 
 const ms = (ns) => (ns / 1e6).toFixed(1);
-const sleep = (t) => new Promise((r) => setTimeout(r, t));
 
 function logManager(dir, leaderEpochCheckpointWriter) {
   const m = new LogManager({
@@ -75,6 +72,7 @@ async function leadership(label, writer) {
   const durable = process.hrtime.bigint() - t0;
   await sleep(50);
   h.disable();
+  rows.push({ step: `LeaderAndIsr of ${PARTITIONS} partitions, checkpoints ${label}`, callMs: Number(call) / 1e6, durableMs: Number(durable) / 1e6, loopP99Ms: h.percentile(99) / 1e6, loopMaxMs: h.max / 1e6 });
   console.log(
     `leadership change of ${PARTITIONS} partitions, epoch checkpoints ${label}: LeaderAndIsr ${ms(Number(call))} ms, all checkpoints on disk after ${ms(Number(durable))} ms, ` +
       `event-loop delay p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms`,
@@ -113,6 +111,7 @@ async function cleaning(label, mode) {
   const took = process.hrtime.bigint() - t0;
   await sleep(50);
   h.disable();
+  rows.push({ step: `cleaning ${SIZE_MB} MB, ${label}`, callMs: Number(took) / 1e6, recordsBefore: result?.recordsBefore, recordsAfter: result?.recordsAfter, loopP99Ms: h.percentile(99) / 1e6, loopMaxMs: h.max / 1e6 });
   console.log(
     `cleaning ${SIZE_MB} MB compacted (${KEYS} keys, ${result?.recordsBefore} records -> ${result?.recordsAfter}), ${label}: pass ${ms(Number(took))} ms, ` +
       `event-loop delay p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms`,
@@ -121,7 +120,7 @@ async function cleaning(label, mode) {
   rmSync(join(work, `cleaning-${mode}`), { recursive: true, force: true });
 }
 
-try {
+{
   if (PHASES.has('leadership')) {
     await leadership('fsynced on the event loop (before)', null);
     await leadership('written in the background (now)', undefined);
@@ -130,6 +129,7 @@ try {
     if (process.env.SKIP_SYNC !== '1') await cleaning('one synchronous pass (before)', 'sync');
     await cleaning('cleanAsync (now)', 'async');
   }
-} finally {
-  rmSync(work, { recursive: true, force: true });
 }
+await b.finish({ steps: rows }, {
+  charts: [{ id: 'event-loop-stalls', title: 'Longest event-loop stall per step (one process, real files)', unit: 'ms', bars: rows.map((r) => ({ label: r.step, value: r.loopMaxMs })) }],
+});

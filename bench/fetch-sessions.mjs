@@ -8,53 +8,19 @@
 //   idle   - every partition caught up: a sessionless answer lists 1,000 empty partitions, an incremental one none;
 //   active - HOT partitions (default 10) each return one new batch per fetch, the others stay caught up.
 //
-//   npm run build && node bench/fetch-sessions.mjs      env: PARTITIONS=1000 FETCHES=1000 ROUNDS=3 HOT=10
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import net from 'node:net';
+//   npm run build && node bench/fetch-sessions.mjs [--json <file>] [--full]    env: PARTITIONS=1000 FETCHES=300 (--full: 1000) ROUNDS=3 HOT=10
+import { Admin, Connection, FetchSessionHandler, KafkaClient, Producer } from '@gregor/client';
+import { freePorts } from '@gregor/launcher';
+import { Fetch } from '@gregor/protocol';
+import { median, procCpuSeconds, startBench } from './lib/bench.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PARTITIONS = Number(process.env.PARTITIONS ?? 1000);
-const FETCHES = Number(process.env.FETCHES ?? 1000);
-const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const HOT = Math.min(Number(process.env.HOT ?? 10), PARTITIONS);
 const WARMUP = 50;
 const TOPIC = 'fetch-sessions-bench';
-const work = mkdtempSync(join(process.env.SCRATCH ?? tmpdir(), 'gregor-bench-'));
-const { ZooKeeperNode, freePorts } = await import(join(root, 'packages/launcher/dist/index.js'));
-const { Admin, Connection, FetchSessionHandler, KafkaClient, Producer } = await import(join(root, 'packages/client/dist/index.js'));
-const { Fetch } = await import(join(root, 'packages/protocol/dist/index.js'));
-
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function waitPort(port, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const s = net.connect({ host: '127.0.0.1', port }, () => {
-        s.destroy();
-        resolve();
-      });
-      s.on('error', () => {
-        s.destroy();
-        if (Date.now() > deadline) reject(new Error(`port ${port} not open`));
-        else setTimeout(attempt, 100);
-      });
-    };
-    attempt();
-  });
-}
-
-/** CPU time (ms) of a process so far: utime + stime, fields 14 and 15 of /proc/<pid>/stat. */
-function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
-}
+const b = await startBench('fetch-sessions', { env: { PARTITIONS: 1000, FETCHES: [300, 1000], ROUNDS: 3, HOT: 10 }, params: { WARMUP } });
+const { PARTITIONS, FETCHES, ROUNDS } = b.params;
+const HOT = Math.min(b.params.HOT, PARTITIONS);
+process.env.LOG_LEVEL ??= 'warn';
+const cpuMs = (pid) => procCpuSeconds(pid) * 1000;
 
 async function fetchBytes(httpPort) {
   const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
@@ -63,24 +29,11 @@ async function fetchBytes(httpPort) {
 }
 
 // Broker and topic
-const zkDir = join(work, 'zk');
-mkdirSync(zkDir);
-const [zkPort, port, httpPort] = await freePorts(3);
-const zk = new ZooKeeperNode({ id: 1, dir: zkDir, clientPort: zkPort, tickTime: 500 });
-await zk.start();
-writeFileSync(
-  join(work, 'server.properties'),
-  [`broker.id=1`, `listeners=PLAINTEXT://127.0.0.1:${port}`, `log.dirs=${join(work, 'logs')}`, `zookeeper.connect=${zk.connectString}`,
-    `http.port=${httpPort}`, `zookeeper.session.timeout.ms=6000`].join('\n'),
-);
-const broker = spawn(process.execPath, [join(root, 'packages/cli/dist/main.js'), 'broker', '--config', join(work, 'server.properties')], {
-  stdio: ['ignore', 'ignore', openSync(join(work, 'broker.log'), 'w')],
-  env: { ...process.env, LOG_LEVEL: 'warn' },
-});
-
+const [httpPort] = await freePorts(1);
+const { broker } = await b.singleBroker({ 'http.port': String(httpPort) });
+const port = broker.port;
 const rows = [];
-try {
-  await waitPort(port);
+{
   const client = new KafkaClient({ brokers: `127.0.0.1:${port}` });
   const [created] = await new Admin(client).createTopics([{ name: TOPIC, numPartitions: PARTITIONS, replicationFactor: 1 }]);
   if (created.errorCode !== 0) throw new Error(`create ${TOPIC}: ${created.errorMessage}`);
@@ -164,12 +117,8 @@ try {
     }
   }
   await conn.close();
-} finally {
-  broker.kill('SIGTERM');
-  await new Promise((r) => broker.on('exit', r));
-  await zk.stop();
-  rmSync(work, { recursive: true, force: true });
 }
+await b.close();
 
 // Medians per case and mode
 const summary = [];
@@ -190,7 +139,6 @@ for (const c of ['idle', 'active']) {
     });
   }
 }
-const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 console.log(`Fetch sessions: one consumer, ${PARTITIONS} partitions on one broker, max_wait 0, ${FETCHES} measured fetches per phase, ${ROUNDS} rounds (medians; broker CPU per run in brackets)`);
 console.log('case    mode         broker CPU/fetch            client CPU/fetch  request B/fetch  response B/fetch  partitions answered  wall ms/fetch');
 for (const s of summary) {
@@ -202,5 +150,10 @@ for (const c of ['idle', 'active']) {
   const [a, b] = ['sessionless', 'session'].map((mode) => summary.find((s) => s.case === c && s.mode === mode));
   console.log(`${c}: sessions cut broker CPU per fetch ${(a.brokerCpuUsPerFetch / b.brokerCpuUsPerFetch).toFixed(1)}x, request bytes ${(a.requestBytesPerFetch / b.requestBytesPerFetch).toFixed(0)}x, response bytes ${(a.responseBytesPerFetch / b.responseBytesPerFetch).toFixed(0)}x`);
 }
-console.log(`load average ${load}`);
-console.log(JSON.stringify({ partitions: PARTITIONS, fetches: FETCHES, rounds: ROUNDS, hot: HOT, load, summary }, null, 2));
+const cell = (c, mode) => summary.find((s) => s.case === c && s.mode === mode);
+await b.finish({ summary, rows }, {
+  charts: [
+    { id: 'fetch-sessions-cpu', title: `Broker CPU per Fetch of ${PARTITIONS} partitions (max_wait 0)`, unit: 'µs', bars: ['idle', 'active'].flatMap((c) => ['sessionless', 'session'].map((mode) => ({ label: `${c}, ${mode}`, value: cell(c, mode).brokerCpuUsPerFetch, runs: cell(c, mode).brokerCpuUsRuns }))) },
+    { id: 'fetch-sessions-bytes', title: 'Fetch request + response bytes per fetch', unit: 'bytes', bars: ['idle', 'active'].flatMap((c) => ['sessionless', 'session'].map((mode) => ({ label: `${c}, ${mode}`, value: cell(c, mode).requestBytesPerFetch + cell(c, mode).responseBytesPerFetch }))) },
+  ],
+});

@@ -8,72 +8,25 @@
 //     partition per commit, acks=-1 to __consumer_offsets) for COMMIT_SECONDS;
 //  3. consume throughput of one Reader (fetchMessage + commitMessages merged every second) over N records.
 //
-//   npm run build && node bench/group-coordinator.mjs     env: N=300000 DELAY_MS=3000 HEARTBEAT_MS=500 CLIENTS=8 INFLIGHT=64 COMMIT_SECONDS=5
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import net from 'node:net';
+//   npm run build && node bench/group-coordinator.mjs [--json <file>] [--full]   env: N=100000 (--full: 300000) DELAY_MS=3000 HEARTBEAT_MS=500 CLIENTS=8 INFLIGHT=64 COMMIT_SECONDS=5
+import { Admin, GroupMembership, KafkaClient, KafkaOffsetStore, Producer, Reader } from '@gregor/client';
+import { silentLogger } from '@gregor/common';
+import { createTopicRetrying, fmt, nowMs as now, sleep, startBench } from './lib/bench.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const N = Number(process.env.N ?? 300_000);
-const DELAY_MS = Number(process.env.DELAY_MS ?? 3000);
-const HEARTBEAT_MS = Number(process.env.HEARTBEAT_MS ?? 500);
-const CLIENTS = Number(process.env.CLIENTS ?? 8);
-const INFLIGHT = Number(process.env.INFLIGHT ?? 64);
-const COMMIT_SECONDS = Number(process.env.COMMIT_SECONDS ?? 5);
 const PARTITIONS = 12;
 const TOPIC = 'bench';
-const work = mkdtempSync(join(process.env.SCRATCH ?? tmpdir(), 'gregor-bench-groups-'));
-const { ZooKeeperNode, freePorts } = await import(join(root, 'packages/launcher/dist/index.js'));
-const { Admin, KafkaClient, Producer, Reader, GroupMembership, KafkaOffsetStore } = await import(join(root, 'packages/client/dist/index.js'));
-const { silentLogger } = await import(join(root, 'packages/common/dist/index.js'));
-
-const now = () => Number(process.hrtime.bigint()) / 1e6;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const fmt = (n) => Math.round(n).toLocaleString('en-US');
-
-function waitPort(port, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const s = net.connect({ host: '127.0.0.1', port }, () => (s.destroy(), resolve()));
-      s.on('error', () => (s.destroy(), Date.now() > deadline ? reject(new Error(`port ${port}`)) : setTimeout(attempt, 100)));
-    };
-    attempt();
-  });
-}
+const b = await startBench('group-coordinator', { env: { N: [100_000, 300_000], DELAY_MS: 3000, HEARTBEAT_MS: 500, CLIENTS: 8, INFLIGHT: 64, COMMIT_SECONDS: 5 }, params: { PARTITIONS } });
+const { N, DELAY_MS, HEARTBEAT_MS, CLIENTS, INFLIGHT, COMMIT_SECONDS } = b.params;
+process.env.LOG_LEVEL ??= 'warn';
 
 // --- cluster: one ZooKeeper, one broker process ----------------------------------------------
-const [zkPort, brokerPort] = await freePorts(2);
-const zkNode = new ZooKeeperNode({ id: 1, dir: join(work, 'zk'), clientPort: zkPort, tickTime: 500 });
-await zkNode.start();
-const brokerDir = join(work, 'broker');
-mkdirSync(brokerDir, { recursive: true });
-writeFileSync(join(brokerDir, 'server.properties'), [
-  'broker.id=1', `listeners=PLAINTEXT://127.0.0.1:${brokerPort}`, `log.dirs=${brokerDir}/data`, `zookeeper.connect=${zkNode.connectString}`, 'http.port=-1',
-  'offsets.topic.num.partitions=5', 'offsets.topic.replication.factor=1', `group.initial.rebalance.delay.ms=${DELAY_MS}`,
-].join('\n'));
-const broker = spawn(process.execPath, [join(root, 'packages/cli/dist/main.js'), 'broker', '--config', join(brokerDir, 'server.properties')], {
-  stdio: ['ignore', 'ignore', openSync(join(brokerDir, 'broker.log'), 'a')],
-  env: { ...process.env, LOG_LEVEL: 'warn' },
+const { bootstrap } = await b.singleBroker({
+  'offsets.topic.num.partitions': '5', 'offsets.topic.replication.factor': '1', 'group.initial.rebalance.delay.ms': String(DELAY_MS),
 });
-await waitPort(brokerPort);
-const bootstrap = `127.0.0.1:${brokerPort}`;
 const client = new KafkaClient({ brokers: bootstrap });
-for (let attempt = 0; ; attempt++) {
-  try {
-    const [r] = await new Admin(client).createTopics([{ name: TOPIC, numPartitions: PARTITIONS, replicationFactor: 1 }]);
-    if (r.errorCode === 0) break;
-    throw new Error(r.errorMessage ?? `error ${r.errorCode}`);
-  } catch (error) {
-    if (attempt > 50) throw error;
-    await sleep(200);
-  }
-}
+b.onCleanup(() => client.close());
+await createTopicRetrying(new Admin(client), TOPIC, PARTITIONS);
 const results = {};
-console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
 /** A group member on its own connections: join+sync, then heartbeats; REBALANCE_IN_PROGRESS -> rejoin. */
 class Member {
@@ -106,7 +59,7 @@ class Member {
   }
 }
 
-try {
+{
   // --- 1. group formation ------------------------------------------------------------------------
   await new KafkaOffsetStore(client, 'bench-warm').fetch([{ topic: TOPIC, partition: 0 }]); // creates __consumer_offsets
   const members = [];
@@ -167,12 +120,17 @@ try {
   results.readerRecordsPerSec = (read / ms) * 1000;
   console.log(`consume, 1 Reader (fetchMessage, commits merged every 1 s): ${fmt(results.readerRecordsPerSec)} records/s (${read} records in ${(ms / 1000).toFixed(2)} s after the first; ${((firstAt - started) / 1000).toFixed(2)} s to join, sync and fetch)`);
   await reader.close();
-} finally {
-  await client.close();
-  broker.kill('SIGKILL');
-  await zkNode.kill().catch(() => {});
-  rmSync(work, { recursive: true, force: true });
 }
-console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-console.log(JSON.stringify(results));
+await b.finish(results, {
+  charts: [
+    { id: 'group-coordinator-rebalance', title: `Group of 10 members to Stable (initial delay ${DELAY_MS} ms)`, unit: 'ms', bars: [
+      { label: '10 join an empty group', value: results.initialStableMs },
+      { label: 'a 10th joins a Stable group', value: results.joinStableMs },
+    ] },
+    { id: 'group-coordinator-throughput', title: 'Group coordinator and Reader, 1 broker', unit: 'per second', bars: [
+      { label: 'OffsetCommit / s', value: results.commitsPerSec },
+      { label: 'Reader records / s', value: results.readerRecordsPerSec },
+    ] },
+  ],
+});
 process.exit(0);

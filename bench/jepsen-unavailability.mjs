@@ -6,7 +6,7 @@
 //     (what a client of that partition saw; target for single-broker faults: session timeout + 2 s);
 //   - the time from the heal to the first ack on every partition (target after a partition heals: 1 s).
 //
-//   npm run build && node bench/jepsen-unavailability.mjs   env: RUNS=3 FILES="test/jepsen/..." JEPSEN_LONG=1
+//   npm run build && node bench/jepsen-unavailability.mjs [--json <file>] [--full]  env: RUNS=1 (--full: 3; ~4 min a run) FILES="test/jepsen/..." JEPSEN_LONG=1
 //                                                            JEPSEN_OUT=<folder> (default: a new temporary folder)
 //   node bench/jepsen-unavailability.mjs --from test-results/jepsen   (only summarise result.json files already there)
 //   node bench/jepsen-unavailability.mjs --from <folder> --recheck   (judge the saved histories again with today's
@@ -15,16 +15,17 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { envNum, root, startBench } from './lib/bench.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SESSION_MS = Number(process.env.SESSION_MS ?? 6000);
-const RUNS = Number(process.env.RUNS ?? 3);
+const SESSION_MS = envNum('SESSION_MS', 6000);
+const RUNS = envNum('RUNS', 1, 3);
 const FILES = (process.env.FILES ?? 'test/jepsen/process-faults.test.ts test/jepsen/network-faults.test.ts').split(/\s+/).filter(Boolean);
 
-let out;
 const from = process.argv.indexOf('--from');
+const b = await startBench('jepsen-unavailability', { params: { SESSION_MS, RUNS: from > 0 ? 0 : RUNS, FILES, from: from > 0 ? process.argv[from + 1] : null } });
+let out;
 if (from > 0) {
   out = process.argv[from + 1];
 } else {
@@ -61,6 +62,8 @@ for (const d of existsSync(out) ? readdirSync(out) : []) {
 }
 if (results.length === 0) {
   console.error(`no result.json under ${out}`);
+  await b.close();
+  b.removeWork();
   process.exit(1);
 }
 
@@ -88,6 +91,7 @@ console.log(`${results.length} scenario runs from ${out} (${invalid} with safety
 console.log('');
 console.log('| fault | runs | worst-partition ack gap: median / worst | first ack on every partition after the heal: median / worst | target |');
 console.log('|---|---|---|---|---|');
+const rows = [];
 for (const [fault, list] of [...byFault].sort()) {
   const gaps = list.map((f) => f.worstPartitionAckGapMs);
   const heals = list.map((f) => f.firstAckAfterHealMs);
@@ -98,5 +102,9 @@ for (const [fault, list] of [...byFault].sort()) {
     : double(fault)
       ? 'two brokers fail: no target'
       : `gap ≤ ${sec(SESSION_MS + 2000)}: ${Math.max(...gaps) <= SESSION_MS + 2000 ? 'met' : 'NOT met'}`;
+  rows.push({ fault, runs: list.length, gapMedianMs: median(gaps), gapWorstMs: Math.max(...gaps), healMedianMs: median(healed), healWorstMs: worstHeal, target });
   console.log(`| ${fault} | ${list.length} | ${sec(median(gaps))} / ${sec(Math.max(...gaps))} | ${sec(median(healed))} / ${sec(worstHeal)} | ${target} |`);
 }
+await b.finish({ scenarioRuns: results.length, invalid, faults: rows }, {
+  charts: [{ id: 'jepsen-unavailability', title: `Longest gap between acknowledged writes per fault (median of runs, session ${SESSION_MS} ms)`, unit: 'ms', bars: rows.map((r) => ({ label: r.fault, value: r.gapMedianMs, runs: [r.gapWorstMs] })) }],
+});

@@ -5,77 +5,29 @@
 //  3. unavailability after kill -9 of a partition leader, and after a controlled shutdown (SIGTERM):
 //     time from the fault to the first successful acks=all write on that partition.
 //
-//   npm run build && node bench/replicated.mjs     env: N=1000000 PARTITIONS=3 RATE=1000 SECONDS=10 SESSION_MS=6000
-import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import net from 'node:net';
+//   npm run build && node bench/replicated.mjs [--json <file>]
+//   [--full] env: N=200000 (--full: 1000000) PARTITIONS=3 RATE=1000 SECONDS=10 SESSION_MS=6000 PHASES=throughput,latency,failover EXTRA_PROPS=k=v,...
+import { join } from 'node:path';
+import { Admin, Consumer, KafkaClient, Producer } from '@gregor/client';
+import { silentLogger } from '@gregor/common';
+import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
+import { fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowMs, pct, run, sleep, startBench } from './lib/bench.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const N = Number(process.env.N ?? 1_000_000);
-const PARTITIONS = Number(process.env.PARTITIONS ?? 3);
-const RATE = Number(process.env.RATE ?? 1000);
-const SECONDS = Number(process.env.SECONDS ?? 10);
-const SESSION_MS = Number(process.env.SESSION_MS ?? 6000);
 const PHASES = new Set((process.env.PHASES ?? 'throughput,latency,failover').split(','));
-const work = mkdtempSync(join(process.env.SCRATCH ?? tmpdir(), 'gregor-bench-rf3-'));
-const { ZooKeeperEnsemble, freePorts } = await import(join(root, 'packages/launcher/dist/index.js'));
-const { Admin, KafkaClient, Producer, Consumer } = await import(join(root, 'packages/client/dist/index.js'));
-const { KafkaZkClient, ZkClient } = await import(join(root, 'packages/zookeeper/dist/index.js'));
-const { silentLogger } = await import(join(root, 'packages/common/dist/index.js'));
-
-const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
-const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function run(cmd, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exited ${code}: ${err.slice(-400)}`))));
-  });
-}
-
-function waitPort(port, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const s = net.connect({ host: '127.0.0.1', port }, () => (s.destroy(), resolve()));
-      s.on('error', () => (s.destroy(), Date.now() > deadline ? reject(new Error(`port ${port}`)) : setTimeout(attempt, 100)));
-    };
-    attempt();
-  });
-}
+const b = await startBench('replicated', { env: { N: [200_000, 1_000_000], PARTITIONS: 3, RATE: 1000, SECONDS: 10, SESSION_MS: 6000 }, params: { phases: [...PHASES], recordBytes: 100 } });
+const { N, PARTITIONS, RATE, SECONDS, SESSION_MS } = b.params;
+process.env.LOG_LEVEL ??= 'warn';
 
 // --- cluster -------------------------------------------------------------------------------
-const ensemble = await ZooKeeperEnsemble.onFreePorts({ dir: join(work, 'zk'), size: 3, tickTime: 500 });
-await ensemble.start();
-const ports = await freePorts(3);
-const brokers = new Map();
-function startBroker(id) {
-  const dir = join(work, `broker-${id}`);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'server.properties'), [
-    `broker.id=${id}`, `listeners=PLAINTEXT://127.0.0.1:${ports[id - 1]}`, `log.dirs=${dir}/data`,
-    `zookeeper.connect=${ensemble.connectString}`, `zookeeper.session.timeout.ms=${SESSION_MS}`, 'http.port=-1',
-    'replica.fetch.wait.max.ms=100', 'auto.leader.rebalance.enable=false', 'controlled.shutdown.retry.backoff.ms=200',
-    ...(process.env.EXTRA_PROPS ?? '').split(',').filter(Boolean),
-  ].join('\n'));
-  const child = spawn(process.execPath, [join(root, 'packages/cli/dist/main.js'), 'broker', '--config', join(dir, 'server.properties')], {
-    stdio: ['ignore', 'ignore', openSync(join(dir, 'broker.log'), 'a')],
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-  });
-  brokers.set(id, child);
-  return waitPort(ports[id - 1]);
-}
-await Promise.all([1, 2, 3].map(startBroker));
-const bootstrap = ports.map((p) => `127.0.0.1:${p}`).join(',');
+const { ensemble, brokers, bootstrap } = await b.cluster({ brokers: 3, zookeepers: 3, props: {
+  'zookeeper.session.timeout.ms': String(SESSION_MS), 'replica.fetch.wait.max.ms': '100',
+  'auto.leader.rebalance.enable': 'false', 'controlled.shutdown.retry.backoff.ms': '200',
+} });
 const zkClient = await ZkClient.connect({ connectString: ensemble.connectString, sessionTimeoutMs: 10_000, logger: silentLogger() });
+b.onCleanup(() => zkClient.close());
 const zk = new KafkaZkClient(zkClient);
 const client = new KafkaClient({ brokers: bootstrap, metadataMaxAgeMs: 500 });
+b.onCleanup(() => client.close());
 const admin = new Admin(client);
 async function createTopic(name, partitions = PARTITIONS) {
   const [r] = await admin.createTopics([{ name, numPartitions: partitions, replicationFactor: 3, configs: { 'min.insync.replicas': '2' } }]);
@@ -87,28 +39,23 @@ async function createTopic(name, partitions = PARTITIONS) {
   }
 }
 
-const out = {};
-try {
-  // --- 1. throughput -------------------------------------------------------------------------
-  const input = join(work, 'lines.txt');
-  if (PHASES.has('throughput')) {
-    const ws = createWriteStream(input);
-    const chunk = ('x'.repeat(100) + '\n').repeat(10_000);
-    for (let i = 0; i < N / 10_000; i++) ws.write(chunk);
-    await new Promise((r) => ws.end(r));
-  }
-  const rates = [];
-  for (let round = 0; PHASES.has('throughput') && round < 2; round++) {
+const out = { throughput: [], brokerCpuSecondsPerMillion: [] };
+// --- 1. throughput -------------------------------------------------------------------------
+if (PHASES.has('throughput')) {
+  const input = await linesFile(join(b.work, 'lines.txt'), N);
+  for (let round = 0; round < 2; round++) {
     await createTopic(`tput-${round}`);
-    const t = now();
-    await run('kcat', ['-P', '-b', bootstrap, '-t', `tput-${round}`, '-l', '-X', 'acks=all', '-X', 'linger.ms=5',
-      '-X', 'batch.num.messages=10000', '-X', 'queue.buffering.max.messages=1000000', input]);
-    rates.push(N / ((now() - t) / 1000));
+    const cpu0 = b.brokerCpuSeconds();
+    const t = nowMs();
+    await run('kcat', kcatProduceArgs(bootstrap, `tput-${round}`, input, 'acks=all'));
+    out.throughput.push(N / ((nowMs() - t) / 1000));
+    b.sample();
+    out.brokerCpuSecondsPerMillion.push(((b.brokerCpuSeconds() - cpu0) * 1e6) / N);
   }
-  out.throughput = rates;
+}
 
-  // --- 2. end-to-end latency ------------------------------------------------------------------
-  if (PHASES.has('latency')) {
+// --- 2. end-to-end latency ------------------------------------------------------------------
+if (PHASES.has('latency')) {
   // One partition, as Kafka's end-to-end latency tool: the consumer's long poll then waits on one leader only.
   await createTopic('latency', 1);
   const producer = new Producer(client, { acks: -1 });
@@ -121,20 +68,19 @@ try {
   const reading = (async () => {
     for await (const r of consumer.consume({ topic: 'latency', from: 'latest', signal: abort.signal })) {
       const t = sentAt.get(r.value.toString());
-      if (t !== undefined) latencies.push(now() - t);
+      if (t !== undefined) latencies.push(nowMs() - t);
       if (latencies.length >= RATE * SECONDS) break;
     }
   })().catch(() => {});
   await sleep(1000);
   const total = RATE * SECONDS;
-  const started = now();
+  const started = nowMs();
   const inflight = [];
   for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / RATE;
-    const wait = due - now();
+    const wait = started + (i * 1000) / RATE - nowMs();
     if (wait > 1) await sleep(wait);
     const v = `lat-${i}`;
-    sentAt.set(v, now());
+    sentAt.set(v, nowMs());
     inflight.push(producer.send({ topic: 'latency', messages: [{ key: v, value: v }] }));
     if (inflight.length > 200) await inflight.shift();
   }
@@ -144,56 +90,55 @@ try {
   await reading;
   await consumerClient.close();
   out.latency = { n: latencies.length, p50: pct(latencies, 50), p99: pct(latencies, 99), max: Math.max(...latencies) };
-  }
-
-  // --- 3. unavailability after faults ----------------------------------------------------------
-  // Writes one record at a time to partition 0 with acks=all from the fault until the old leader has exited
-  // (and 2 s more); the window is the longest time between two successful writes.
-  async function unavailability(kind) {
-    const topic = `fail-${kind}`;
-    await createTopic(topic);
-    const leader = (await zk.getPartitionState(topic, 0)).state.leader;
-    const p = new Producer(new KafkaClient({ brokers: bootstrap, metadataMaxAgeMs: 200, requestTimeoutMs: 2000 }), {
-      acks: -1, retryBackoffMs: 20, retryBackoffMaxMs: 50, deliveryTimeoutMs: 60_000, requestTimeoutMs: 2000,
-    });
-    await p.send({ topic, messages: [{ value: 'warm-up', partition: 0 }] });
-    const child = brokers.get(leader);
-    let exitedAt = null;
-    child.once('exit', () => (exitedAt = now()));
-    let last = now();
-    let worst = 0;
-    child.kill(kind === 'kill' ? 'SIGKILL' : 'SIGTERM');
-    for (let i = 0; now() - last < 60_000 && (exitedAt === null || now() - exitedAt < 2000); i++) {
-      try {
-        await p.send({ topic, messages: [{ value: `after-${i}`, partition: 0 }] });
-        const t = now();
-        worst = Math.max(worst, t - last);
-        last = t;
-      } catch {
-        await sleep(10);
-      }
-    }
-    await startBroker(leader);
-    return worst;
-  }
-  if (PHASES.has('failover')) {
-    out.killWindowMs = await unavailability('kill');
-    await sleep(2000);
-    out.controlledWindowMs = await unavailability('term');
-  }
-} finally {
-  await client.close().catch(() => {});
-  await zkClient.close().catch(() => {});
-  for (const child of brokers.values()) child.kill('SIGKILL');
-  await ensemble.kill().catch(() => {});
 }
 
-const k = (x) => `${Math.round(x).toLocaleString('en-US')}`;
+// --- 3. unavailability after faults ----------------------------------------------------------
+// Writes one record at a time to partition 0 with acks=all from the fault until the old leader has exited
+// (and 2 s more); the window is the longest time between two successful writes.
+async function unavailability(kind) {
+  const topic = `fail-${kind}`;
+  await createTopic(topic);
+  const leader = brokers.get((await zk.getPartitionState(topic, 0)).state.leader);
+  const pc = new KafkaClient({ brokers: bootstrap, metadataMaxAgeMs: 200, requestTimeoutMs: 2000 });
+  const p = new Producer(pc, { acks: -1, retryBackoffMs: 20, retryBackoffMaxMs: 50, deliveryTimeoutMs: 60_000, requestTimeoutMs: 2000 });
+  await p.send({ topic, messages: [{ value: 'warm-up', partition: 0 }] });
+  let exitedAt = null;
+  b.sample(); // the victim's last CPU figure
+  const exited = (kind === 'kill' ? leader.kill() : leader.stop()).then(() => (exitedAt = nowMs()));
+  let last = nowMs();
+  let worst = 0;
+  for (let i = 0; nowMs() - last < 60_000 && (exitedAt === null || nowMs() - exitedAt < 2000); i++) {
+    try {
+      await p.send({ topic, messages: [{ value: `after-${i}`, partition: 0 }] });
+      const t = nowMs();
+      worst = Math.max(worst, t - last);
+      last = t;
+    } catch {
+      await sleep(10);
+    }
+  }
+  await exited;
+  await pc.close();
+  await b.start(leader);
+  return worst;
+}
+if (PHASES.has('failover')) {
+  out.killWindowMs = await unavailability('kill');
+  await sleep(2000);
+  out.controlledWindowMs = await unavailability('term');
+}
+
 console.log(`gregor, 3 brokers, replication factor 3, min.insync.replicas=2, ${PARTITIONS} partitions (processes on one machine)`);
-if (out.throughput.length) console.log(`  produce kcat acks=all  ${k(pct(out.throughput, 50))} rec/s [${out.throughput.map((x) => Math.round(x / 1000) + 'k').join(', ')}] (${N.toLocaleString('en-US')} x 100 B)`);
+if (out.throughput.length) {
+  out.produceAcksAll = median(out.throughput);
+  console.log(`  produce kcat acks=all  ${fmtRuns(out.throughput)} (${fmt(N)} x 100 B); brokers' CPU ${median(out.brokerCpuSecondsPerMillion).toFixed(2)} s per 1M records`);
+}
 if (out.latency) console.log(`  end-to-end latency     p50 ${out.latency.p50.toFixed(1)} ms, p99 ${out.latency.p99.toFixed(1)} ms, max ${out.latency.max.toFixed(1)} ms (${out.latency.n} records at ${RATE}/s, acks=all)`);
-if (out.killWindowMs !== undefined) console.log(`  kill -9 of a leader    longest gap between acks=all writes ${out.killWindowMs?.toFixed(0)} ms (zookeeper.session.timeout.ms=${SESSION_MS})`);
-if (out.controlledWindowMs !== undefined) console.log(`  controlled shutdown    longest gap between acks=all writes ${out.controlledWindowMs?.toFixed(0)} ms`);
-console.log(`  load average           ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-rmSync(work, { recursive: true, force: true });
+if (out.killWindowMs !== undefined) console.log(`  kill -9 of a leader    longest gap between acks=all writes ${out.killWindowMs.toFixed(0)} ms (zookeeper.session.timeout.ms=${SESSION_MS})`);
+if (out.controlledWindowMs !== undefined) console.log(`  controlled shutdown    longest gap between acks=all writes ${out.controlledWindowMs.toFixed(0)} ms`);
+const charts = [];
+if (out.throughput.length) charts.push({ id: 'replicated-produce', title: `Produce, 3 brokers, RF 3, acks=all, ${fmt(N)} × 100 B (kcat)`, unit: 'records/s', bars: [{ label: 'kcat → gregor RF 3', value: out.produceAcksAll, runs: out.throughput }] });
+if (out.latency) charts.push({ id: 'replicated-latency', title: `End-to-end latency, RF 3, acks=all, ${RATE} records/s`, unit: 'ms', bars: [{ label: 'p50', value: out.latency.p50 }, { label: 'p99', value: out.latency.p99 }, { label: 'max', value: out.latency.max }] });
+if (out.killWindowMs !== undefined) charts.push({ id: 'replicated-failover', title: `Longest gap between acks=all writes (session ${SESSION_MS} ms)`, unit: 'ms', bars: [{ label: 'kill -9 of the leader', value: out.killWindowMs }, { label: 'controlled shutdown', value: out.controlledWindowMs }] });
+await b.finish(out, { charts });
 process.exit(0);

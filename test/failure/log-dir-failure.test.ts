@@ -59,7 +59,8 @@ describe.skipIf(!smallDisk)('a full log dir (KIP-112, broker processes)', () => 
     await waitFor(() => existsSync(join(smallDisk!, 'fill-0')), 10_000, 'fill-0 on the small disk');
     await cluster.kafkaZk.createTopic('spare', new Map([[0, [2, 3, 1]]]));
     await waitFor(async () => (await cluster.partitionState('spare', 0))?.isr.length === 3, 20_000, 'spare online');
-    expect(existsSync(join(healthyDir, 'spare-0'))).toBe(true);
+    // The controller writes the ISR when it creates the partition, before broker 2 has made the log: wait for it.
+    await waitFor(() => existsSync(join(healthyDir, 'spare-0')), 10_000, 'spare-0 in the healthy dir');
     client = new KafkaClient({ brokers: cluster.bootstrap(), clientId: 'kip-112', requestTimeoutMs: 10_000, metadataMaxAgeMs: 1000 });
     producer = new Producer(client, { acks: -1, deliveryTimeoutMs: 30_000, requestTimeoutMs: 5000, retryBackoffMs: 100, retryBackoffMaxMs: 500 });
   }, 120_000);

@@ -5,6 +5,7 @@ import {
   CompressionType,
   CreateTopics,
   Fetch,
+  IncrementalAlterConfigs,
   Metadata,
   Produce,
   decodeMessageSet,
@@ -123,6 +124,26 @@ describe('Produce v0-2 and Fetch v0-3 (message formats v0/v1)', () => {
       expect(p.recordSet!.length).toBe(0);
     }
     expect(decodeRecordSet((await fetch(4, 'no-down', 0)).recordSet!).flatMap((b) => b.records)).toHaveLength(3);
+  });
+
+  it('log.message.downconversion.enable=false (a dynamic broker default) refuses Fetch v0-3 for topics without an override; a topic override of true wins', async () => {
+    await createTopic('down-default');
+    await createTopic('down-override', [{ name: 'message.downconversion.enable', value: 'true' }]);
+    for (const t of ['down-default', 'down-override']) expect((await produce(2, t, encodeMessageSet({ magic: 1, compression: 0, records: records(2, t) }))).errorCode).toBe(0);
+    const setDefault = async (configOperation: number, value: string | null) => {
+      // Broker resource (type 4), name '' = the cluster-wide <default> entity.
+      const res = await conn.send(IncrementalAlterConfigs, { resources: [{ resourceType: 4, resourceName: '', configs: [{ name: 'log.message.downconversion.enable', configOperation, value }] }], validateOnly: false });
+      expect(res.responses[0]!.errorCode).toBe(0);
+    };
+    await setDefault(0, 'false');
+    try {
+      await waitFor(async () => (await fetch(3, 'down-default', 0)).errorCode === ErrorCode.UNSUPPORTED_VERSION, 10_000, 'broker default applied');
+      expect(decodeMessageSet((await fetch(3, 'down-override', 0)).recordSet!)).toHaveLength(2);
+      expect(decodeRecordSet((await fetch(4, 'down-default', 0)).recordSet!).flatMap((b) => b.records)).toHaveLength(2);
+    } finally {
+      await setDefault(1, null);
+    }
+    await waitFor(async () => (await fetch(3, 'down-default', 0)).errorCode === ErrorCode.NONE, 10_000, 'broker default removed');
   });
 
   describe('Fetch v0-3 of RecordBatch v2 data', () => {

@@ -61,6 +61,17 @@ export class ControllerContext {
     this.replicasOnOfflineDirs.clear();
   }
 
+  /** A deleted or vanished topic: everything known about it goes (Kafka's removeTopic). */
+  removeTopic(topic: string): void {
+    for (const p of this.assignments.get(topic)?.keys() ?? []) {
+      this.leadership.delete(tpKey(topic, p));
+      this.reassignments.delete(tpKey(topic, p));
+    }
+    this.assignments.delete(topic);
+    this.topicsToBeDeleted.delete(topic);
+    this.deletionPendingReplicas.delete(topic);
+  }
+
   /** Kafka's isReplicaOnline: the broker is live and the replica is not in one of its failed log dirs. */
   isReplicaOnline(brokerId: number, tp: TopicPartition): boolean {
     return this.liveBrokers.has(brokerId) && !this.replicasOnOfflineDirs.get(brokerId)?.has(tpKey(tp.topic, tp.partition));

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@gregor/common';
 import type { TopicPartition } from './controller-context.js';
 import type { OngoingReassignment, PartitionError, ReassignmentRequest } from './partition-reassignment.js';
 
@@ -46,3 +47,18 @@ export type ControllerEvent =
   | { type: 'LeaderAndIsrResponseReceived'; brokerId: number; partitionErrors: (TopicPartition & { errorCode: number })[] };
 
 export type ControllerEventType = ControllerEvent['type'];
+
+/** Answers a request event this broker will not handle: not (or no longer) the controller, or it failed. */
+export function refuseEvent(e: ControllerEvent, errorCode: number = ErrorCode.NOT_CONTROLLER): void {
+  switch (e.type) {
+    case 'ControlledShutdown':
+      return e.respond({ errorCode, remaining: [] });
+    case 'PreferredReplicaElection':
+      return e.respond?.({ elected: [], failed: e.partitions ?? [] });
+    case 'ElectLeaders':
+      return e.respond(e.partitions.map((tp) => ({ ...tp, errorCode, errorMessage: null })));
+    case 'AlterPartitionReassignments':
+    case 'ListPartitionReassignments':
+      return e.respond({ errorCode, partitions: [] });
+  }
+}

@@ -1,7 +1,9 @@
-import { ErrorCode, type Logger } from '@gregor/common';
-import { tpKey, type ControllerContext, type TopicPartition } from './controller-context.js';
+import { ErrorCode } from '@gregor/common';
+import type { ControllerDeps } from './controller-config.js';
+import { tpKey, type TopicPartition } from './controller-context.js';
+import type { AlterReassignmentsOutcome } from './controller-events.js';
 import type { ControllerRequestBatch } from './controller-request-batch.js';
-import type { ControllerZk, PartitionStateData } from './controller-zk.js';
+import type { PartitionStateData } from './controller-zk.js';
 import { reassignPartitionLeaderElection } from './leader-election.js';
 import {
   isBeingReassigned,
@@ -14,10 +16,7 @@ import {
   type ReplicaSet,
 } from './replica-set.js';
 
-export interface ReassignmentDeps {
-  ctx: ControllerContext;
-  zk: ControllerZk;
-  log: Logger;
+export interface ReassignmentDeps extends Pick<ControllerDeps, 'ctx' | 'zk' | 'log' | 'newBatch' | 'enqueue'> {
   /** Conditional write of a partition state (refreshes the context and returns false on a stale zkVersion). */
   writeState(tp: TopicPartition, state: PartitionStateData, expectedZkVersion: number): Promise<boolean>;
 }
@@ -52,6 +51,36 @@ export class PartitionReassignment {
 
   constructor(deps: ReassignmentDeps) {
     this.#d = deps;
+  }
+
+  /** Reassignments in progress (for the admin API). */
+  inProgress(): { topic: string; partition: number; original: number[]; target: number[] }[] {
+    const { ctx } = this.#d;
+    return [...ctx.reassignments.values()].map(({ topic, partition }) => {
+      const s = ctx.replicaSetOf(topic, partition);
+      return { topic, partition, original: originReplicas(s), target: targetReplicas(s) };
+    });
+  }
+
+  /** The PartitionReassignment event: reads (and watches) /admin/reassign_partitions. Returns the partitions it started. */
+  async onPartitionReassignmentZnode(): Promise<Set<string>> {
+    const requests = await this.#d.zk.getPartitionReassignment(this.#d.enqueue({ type: 'PartitionReassignment' }));
+    if (!requests) return new Set();
+    const batch = this.#d.newBatch();
+    const started = await this.onZnodeChange(requests, batch);
+    batch.send();
+    return started;
+  }
+
+  /** The AlterPartitionReassignments event: one result per partition named (the first time it is named). */
+  async onAlterPartitionReassignments(reassignments: ReassignmentRequest[]): Promise<AlterReassignmentsOutcome> {
+    const batch = this.#d.newBatch();
+    const results = await this.alter(reassignments, batch);
+    batch.send();
+    const partitions = reassignments
+      .filter((r, i, all) => all.findIndex((o) => o.topic === r.topic && o.partition === r.partition) === i)
+      .map((r) => ({ topic: r.topic, partition: r.partition, ...results.get(tpKey(r.topic, r.partition))! }));
+    return { errorCode: ErrorCode.NONE, partitions };
   }
 
   /**

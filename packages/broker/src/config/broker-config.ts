@@ -103,6 +103,7 @@ const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'log.flush.scheduler.interval.ms', type: 'long', default: null, doc: 'How often logs are checked against flush.ms. Unset = never (Kafka: Long.MAX_VALUE), but gregor checks at least every second, so a topic flush.ms is honoured even then.' },
   { name: 'log.message.timestamp.type', type: 'string', default: 'CreateTime', doc: 'CreateTime keeps producers\' timestamps; LogAppendTime stamps batches with the leader\'s clock.', validate: oneOf('CreateTime', 'LogAppendTime') as never },
   { name: 'log.message.timestamp.difference.max.ms', type: 'long', default: Number.MAX_SAFE_INTEGER, doc: 'CreateTime records further than this from the leader\'s clock are refused with INVALID_TIMESTAMP.', validate: atLeast(0) as never },
+  { name: 'log.message.downconversion.enable', type: 'boolean', default: true, doc: 'false: Fetch v0-3 consumers get UNSUPPORTED_VERSION instead of records down-converted to the old message format (KIP-283); topic default of message.downconversion.enable.' },
   { name: 'log.flush.offset.checkpoint.interval.ms', type: 'int', default: 60000, doc: 'How often recovery points are written.' },
   { name: 'log.cleanup.policy', type: 'list', default: ['delete'], doc: 'delete or compact.' },
   { name: 'producer.id.expiration.ms', type: 'int', default: 86400000, doc: 'An idempotent producer\'s state in a partition is dropped after this long without a write from it (Kafka 3.x; 2.4 used transactional.id.expiration.ms).', validate: atLeast(1) as never },
@@ -223,6 +224,7 @@ export interface BrokerConfig {
   logCleanupPolicy: string[];
   logMessageTimestampType: 'CreateTime' | 'LogAppendTime';
   logMessageTimestampDifferenceMaxMs: number;
+  logMessageDownconversionEnable: boolean;
   producerIdExpirationMs: number;
   producerIdExpirationCheckIntervalMs: number;
   httpHost: string;
@@ -387,6 +389,7 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     logCleanupPolicy: cleanup,
     logMessageTimestampType: get('log.message.timestamp.type'),
     logMessageTimestampDifferenceMaxMs: get('log.message.timestamp.difference.max.ms'),
+    logMessageDownconversionEnable: get('log.message.downconversion.enable'),
     producerIdExpirationMs: get('producer.id.expiration.ms'),
     producerIdExpirationCheckIntervalMs: get('producer.id.expiration.check.interval.ms'),
     httpHost,

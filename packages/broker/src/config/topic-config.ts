@@ -107,6 +107,7 @@ const FROM_BROKER: Record<string, (b: BrokerConfig) => ConfigValue> = {
   'unclean.leader.election.enable': (b) => b.uncleanLeaderElectionEnable,
   'file.delete.delay.ms': (b) => b.logSegmentDeleteDelayMs,
   'message.timestamp.type': (b) => b.logMessageTimestampType,
+  'message.downconversion.enable': (b) => b.logMessageDownconversionEnable,
 };
 
 /** The effective settings of one topic: its overrides over the broker's defaults. */
@@ -115,7 +116,7 @@ export interface EffectiveTopicConfig {
   minInsyncReplicas: number;
   uncleanLeaderElectionEnable: boolean;
   maxMessageBytes: number;
-  /** `message.downconversion.enable` (topic override; default true). */
+  /** `message.downconversion.enable`: the topic's override, else the broker's log.message.downconversion.enable. */
   messageDownconversionEnable: boolean;
 }
 
@@ -146,7 +147,8 @@ export function effectiveTopicConfig(broker: BrokerConfig, overrides: Record<str
     uncleanLeaderElectionEnable:
       overrides['unclean.leader.election.enable'] !== undefined ? overrides['unclean.leader.election.enable'] === 'true' : broker.uncleanLeaderElectionEnable,
     maxMessageBytes,
-    messageDownconversionEnable: overrides['message.downconversion.enable'] !== 'false',
+    messageDownconversionEnable:
+      overrides['message.downconversion.enable'] !== undefined ? overrides['message.downconversion.enable'] === 'true' : broker.logMessageDownconversionEnable,
   };
 }
 
