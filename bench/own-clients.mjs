@@ -2,7 +2,8 @@
 // gregor's own clients against one broker, in the same run as kcat (issue 14's targets): per round,
 // kcat produces N records of 100 bytes (acks=1, 1 partition), then gregor's Producer produces the same
 // into its own topic; then gregor's Consumer (group-less, untilEnd) and Reader (a group) read them back.
-// Prints figures, ratios and the load average, then one JSON line.
+// Prints figures, ratios, CPU per 1M records and the load average, then one `JSON: {...}` line. Not on bench/lib yet:
+// GREGOR_ROOT runs the broker and the clients of another built checkout (before/after in one sitting).
 //
 //   npm run build && node bench/own-clients.mjs
 //   env: N=1000000 ROUNDS=3 PHASES=kcat,producer,consumer,reader SEND=1000 IN_FLIGHT=8 BATCH_SIZE=1048576 LINGER_MS=5
@@ -176,6 +177,6 @@ for (const k of ['kcat', 'producer', 'consumer', 'reader']) {
   if (brokerCpu[k].length) console.log(`  CPU per 1M records, ${k.padEnd(8)}  client ${cpu[k] ? secs(cpu[k]) : '(kcat)'}, broker ${secs(brokerCpu[k])}`);
 }
 console.log(`  load average after each round  ${results.load.join(' | ')}`);
-console.log(JSON.stringify({ ...Object.fromEntries(['kcat', 'producer', 'consumer', 'reader'].map((k) => [k, results[k].length ? Math.round(median(results[k])) : null])), clientCpuPerM: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, v.length ? median(v) : null])), brokerCpuPerM: Object.fromEntries(Object.entries(brokerCpu).map(([k, v]) => [k, v.length ? median(v) : null])), load: results.load }));
+console.log('JSON: ' + JSON.stringify({ bench: 'own-clients', ...Object.fromEntries(['kcat', 'producer', 'consumer', 'reader'].map((k) => [k, results[k].length ? Math.round(median(results[k])) : null])), clientCpuPerM: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, v.length ? median(v) : null])), brokerCpuPerM: Object.fromEntries(Object.entries(brokerCpu).map(([k, v]) => [k, v.length ? median(v) : null])), load: results.load }));
 if (PROFILE_DIR) console.log(`profiles in ${PROFILE_DIR} (broker.cpuprofile; run this script with --cpu-prof for the clients)`);
 process.exit(0);
