@@ -4,9 +4,8 @@
 // uncompressed batch of 100-byte values, 5 rounds of 200 batches; and of the walk alone.
 //
 //   npm run build && node bench/record-validation.mjs [--json <file>]
-import { encodeRecordBatch, CompressionType, walkRecords } from '@gregor/protocol';
+import { encodeRecordBatch, CompressionType, walkRecords, splitBatches } from '@gregor/protocol';
 import { validateProducerBatch } from '../packages/storage/dist/log-validator.js';
-import { splitBatches } from '../packages/storage/dist/batch-scan.js';
 import { median, startBench } from './lib/bench.mjs';
 
 const bench = await startBench('record-validation', { params: { records: 10_000, valueBytes: 100, batchesPerRound: 200, rounds: 5 } });
@@ -29,7 +28,7 @@ for (let r = 0; r < 5; r++) {
 }
 for (let r = 0; r < 5; r++) {
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < 200; i++) walkRecords(b, h.position + 61, h.position + h.size, h.recordCount, () => {});
+  for (let i = 0; i < 200; i++) walkRecords(b, h.position + 61, h.position + h.sizeInBytes, h.recordCount, () => {});
   const t1 = process.hrtime.bigint();
   ns.walk.push(Number(t1 - t0) / 2e6);
   console.log(`walk only ${(Number(t1 - t0) / 2e6).toFixed(1)} ns/record`);

@@ -11,7 +11,6 @@ export {
 export { OffsetCheckpointFile, readCheckpointFile, writeCheckpointFile, type TopicPartitionOffset } from './checkpoint-file.js';
 export { readMetaProperties, writeMetaProperties, META_PROPERTIES_FILE, type BrokerMetadata } from './meta-properties.js';
 export { partitionDirName, parseTopicPartitionDir, filenamePrefixFromOffset } from './file-names.js';
-export { splitBatches, readBatchHeader, batchProblem, computeBatchCrc, type BatchHeader } from './batch-scan.js';
 export { nodeIo, type SegmentIo } from './segment-io.js';
 export { ReadBufferPool } from './read-buffer-pool.js';
 export { LogDirFailureChannel, failureDetectingIo, isStorageFailure } from './log-dir-failure-channel.js';

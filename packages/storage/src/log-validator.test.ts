@@ -1,8 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@gregor/common';
-import { BatchOffsets, CompressionType, encodeRecordBatch, type CompressionCodec, type RecordInput } from '@gregor/protocol';
-import { computeBatchCrc, splitBatches } from './batch-scan.js';
+import { BatchOffsets, CompressionType, computeBatchCrc, encodeRecordBatch, splitBatches, type CompressionCodec, type RecordInput } from '@gregor/protocol';
 import { RecordValidationError, validateProducerBatch, type RecordValidationConfig } from './log-validator.js';
 
 const NOW = 1_700_000_000_000;
@@ -20,7 +19,7 @@ function batch(recs: RecordInput[], compression: CompressionCodec = CompressionT
 function forge(buf: Buffer, edit: (b: Buffer) => void): Buffer {
   const out = Buffer.from(buf);
   edit(out);
-  out.writeUInt32BE(computeBatchCrc(out), BatchOffsets.crc);
+  out.writeUInt32BE(computeBatchCrc(out, 0, out.length), BatchOffsets.crc);
   return out;
 }
 

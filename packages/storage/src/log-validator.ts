@@ -1,6 +1,5 @@
 import { ErrorCode, GregorError } from '@gregor/common';
-import { Attributes, BatchOffsets, compressionCodec, CompressionType, RecordWalkError, walkRecords } from '@gregor/protocol';
-import type { BatchHeader } from './batch-scan.js';
+import { Attributes, BatchOffsets, compressionCodec, CompressionType, RecordWalkError, walkRecords, type BatchHeader } from '@gregor/protocol';
 
 /** One refused record (KIP-467's record_errors entry): its position in the batch and why. */
 export interface RecordError {
@@ -58,7 +57,7 @@ export function validateProducerBatch(records: Buffer, b: BatchHeader, batchNumb
   }
   let data = records;
   let start = b.position + BatchOffsets.records;
-  let end = b.position + b.size;
+  let end = b.position + b.sizeInBytes;
   const compression = b.attributes & Attributes.compressionMask;
   if (compression !== CompressionType.none) {
     const codec = compressionCodec(compression);

@@ -2,10 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { join } from 'node:path';
-import { BatchOffsets } from '@gregor/protocol';
+import { BatchOffsets, computeBatchCrc, splitBatches } from '@gregor/protocol';
 import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
 import { PartitionLog, type PartitionLogOptions } from './log.js';
-import { computeBatchCrc, splitBatches } from './batch-scan.js';
 import { nodeIo, type SegmentIo } from './segment-io.js';
 import type { LogConfig } from './log-config.js';
 import { batchBaseOffsets, makeBatch, simpleBatch, tempDir, testConfig, testLogger } from './test-batches.js';
@@ -72,6 +71,20 @@ describe('PartitionLog append and read', () => {
     ]);
   });
 
+  it('appends in place (the broker hands over its request bytes) and keeps no reference to them after the append', () => {
+    const log = openLog();
+    const request = Buffer.concat([simpleBatch(2), simpleBatch(1)]);
+    expect(log.appendAsLeader(request, 3, { inPlace: true })).toMatchObject({ firstOffset: 0, lastOffset: 2 });
+    expect(splitBatches(request).map((h) => [h.baseOffset, h.partitionLeaderEpoch])).toEqual([
+      [0, 3],
+      [2, 3],
+    ]);
+    const stored = Buffer.from(request);
+    request.fill(0xee); // the network layer reuses its buffer for the next request
+    expect(log.read(0, 1 << 20, 3, false).records.equals(stored)).toBe(true);
+    expect(log.appendAsLeader(simpleBatch(1), 3).firstOffset).toBe(3);
+  });
+
   it('stamps LogAppendTime batches with the leader clock and a fresh CRC', () => {
     const log = openLog({ messageTimestampType: 'LogAppendTime' }, { time: () => 1_800_000_000_000 });
     const info = log.appendAsLeader(Buffer.concat([simpleBatch(2), simpleBatch(1)]), 0);
@@ -96,7 +109,7 @@ describe('PartitionLog append and read', () => {
     expect(codeOf(() => log.appendAsLeader(Buffer.concat([good, simpleBatch(1, 600)]), 0))).toBe(ErrorCode.MESSAGE_TOO_LARGE);
     const lying = simpleBatch(2);
     lying.writeInt32BE(5, BatchOffsets.recordCount); // count no longer matches lastOffsetDelta (CRC recomputed below)
-    lying.writeUInt32BE(computeBatchCrc(lying), BatchOffsets.crc);
+    lying.writeUInt32BE(computeBatchCrc(lying, 0, lying.length), BatchOffsets.crc);
     expect(codeOf(() => log.appendAsLeader(lying, 0))).toBe(ErrorCode.CORRUPT_MESSAGE);
     expect(codeOf(() => log.appendAsLeader(Buffer.concat([good, good.subarray(0, 20)]), 0))).toBe(ErrorCode.CORRUPT_MESSAGE);
     expect(log.logEndOffset).toBe(1);
@@ -111,7 +124,7 @@ describe('PartitionLog append and read', () => {
     const forged = makeBatch({ records: [{ key: Buffer.from('a'), value: Buffer.from('2') }] });
     forged.writeInt32BE(2 ** 31 - 2, BatchOffsets.lastOffsetDelta); // 2^31-1 records claimed, 1 held
     forged.writeInt32BE(2 ** 31 - 1, BatchOffsets.recordCount);
-    forged.writeUInt32BE(computeBatchCrc(forged), BatchOffsets.crc);
+    forged.writeUInt32BE(computeBatchCrc(forged, 0, forged.length), BatchOffsets.crc);
     const keyed = makeBatch({ records: [{ key: Buffer.from('b'), value: Buffer.from('3') }] });
     expect(codeOf(() => log.appendAsLeader(Buffer.concat([keyed, forged]), 0))).toBe(ErrorCode.INVALID_RECORD);
     expect(codeOf(() => log.appendAsLeader(makeBatch({ records: [{ key: null, value: Buffer.from('x') }] }), 0))).toBe(ErrorCode.INVALID_RECORD);
@@ -124,7 +137,7 @@ describe('PartitionLog append and read', () => {
     const log = openLog();
     const lying = makeBatch({ records: [{ value: Buffer.from('a') }, { value: Buffer.from('b'), timestampDelta: 5 }] });
     lying.writeBigInt64BE(BigInt(4_000_000_000_000), BatchOffsets.maxTimestamp); // far in the future
-    lying.writeUInt32BE(computeBatchCrc(lying), BatchOffsets.crc);
+    lying.writeUInt32BE(computeBatchCrc(lying, 0, lying.length), BatchOffsets.crc);
     expect(log.appendAsLeader(lying, 0).maxTimestamp).toBe(1_700_000_000_005);
     const [stored] = splitBatches(log.read(0, 1 << 20, 2, false).records); // CRC verified
     expect(stored!.maxTimestamp).toBe(1_700_000_000_005);
@@ -306,6 +319,22 @@ describe('PartitionLog truncation and follower appends', () => {
     expect(batchBaseOffsets(log.read(3, 1 << 20, 6, false).records)).toEqual([5]);
     const again = reopen(log, {}, { hadCleanShutdown: false, recoveryPoint: 0 });
     expect(again.logEndOffset).toBe(6);
+  });
+
+  it('appends a fetch answer as it came, leaving out its partial last batch (Kafka trimInvalidBytes)', () => {
+    const log = openLog();
+    const b0 = makeBatch({ records: [{ value: Buffer.from('a') }, { value: Buffer.from('b') }], baseOffset: 0, partitionLeaderEpoch: 1 });
+    const b2 = makeBatch({ records: [{ value: Buffer.from('c') }], baseOffset: 2, partitionLeaderEpoch: 1 });
+    expect(log.appendAsFollower(Buffer.concat([b0, b2.subarray(0, b2.length - 1)]))).toEqual({ firstOffset: 0, lastOffset: 1 });
+    expect(log.appendAsFollower(b2.subarray(0, 20))).toEqual({ firstOffset: -1, lastOffset: -1 });
+    expect(log.logEndOffset).toBe(2);
+    expect(log.read(0, 1 << 20, 2, false).records.equals(b0)).toBe(true);
+    expect(log.appendAsFollower(b2)).toEqual({ firstOffset: 2, lastOffset: 2 });
+    // A damaged whole batch is still refused, partial tail or not.
+    const bad = makeBatch({ records: [{ value: Buffer.from('d') }], baseOffset: 3, partitionLeaderEpoch: 1 });
+    bad[bad.length - 1]! ^= 0xff;
+    expect(codeOf(() => log.appendAsFollower(Buffer.concat([bad, b2.subarray(0, b2.length - 1)])))).toBe(ErrorCode.CORRUPT_MESSAGE);
+    expect(log.logEndOffset).toBe(3);
   });
 });
 

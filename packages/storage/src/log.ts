@@ -1,79 +1,27 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Attributes, BatchOffsets, DEFAULT_MAX_DECOMPRESSED_BYTES } from '@gregor/protocol';
+import { splitBatches, type BatchHeader } from '@gregor/protocol';
 import { CorruptDataError, ErrorCode, GregorError, type Logger } from '@gregor/common';
-import { computeBatchCrc, splitBatches, type BatchHeader } from './batch-scan.js';
-import {
-  DELETED_FILE_SUFFIX,
-  INDEX_FILE_SUFFIX,
-  LOG_FILE_SUFFIX,
-  offsetFromFileName,
-  TIME_INDEX_FILE_SUFFIX,
-} from './file-names.js';
-import { LEADER_EPOCH_CHECKPOINT_FILE, LeaderEpochCache, type CheckpointWriter } from './leader-epoch-cache.js';
+import { LEADER_EPOCH_CHECKPOINT_FILE, LeaderEpochCache } from './leader-epoch-cache.js';
 import { DEFAULT_LOG_CONFIG, validateLogConfig, type LogConfig } from './log-config.js';
-import { recoverSegment, recoverSegments } from './recovery.js';
+import { recoverSegment } from './recovery.js';
 import { LogSegment, storageError } from './segment.js';
 import { SegmentMap } from './segment-map.js';
 import { fsyncDir } from './checkpoint-file.js';
 import type { ReadBufferPool } from './read-buffer-pool.js';
 import { nodeIo, type SegmentIo } from './segment-io.js';
 import { CLEANED_DIR, SWAP_FILE_SUFFIX, completeSwaps } from './segment-swap.js';
-import { batchFirstOffset, NO_PRODUCER_ID } from './producer-state.js';
+import { batchFirstOffset } from './producer-state.js';
 import { DEFAULT_PRODUCER_ID_EXPIRATION_MS, ProducerStateManager } from './producer-state-manager.js';
-import { validateProducerBatch, type RecordValidationConfig } from './log-validator.js';
+import type { LeaderAppendInfo, PartitionLogOptions } from './log-options.js';
+import { checkFollowerAppend, planLeaderAppend, stampLeaderAppend } from './log-append.js';
+import { legacyOffsetsBefore, offsetForTimestamp, readSegments } from './log-read.js';
+import { DelayedFileDeletes, retentionDeletable, segmentsBelowLogStart } from './log-retention.js';
+import { loadSegments } from './log-load.js';
+import { rebuildProducerState } from './producer-state-rebuild.js';
 
 const MAX_RELATIVE_OFFSET = 0x7fffffff;
-/** Batch headers handed to the producer state at once when it is rebuilt from the log. */
-const REPLAY_CHUNK = 1000;
-
-/** LogAppendTime: set the timestamp-type bit and maxTimestamp, both inside the CRC, so the CRC is recomputed. */
-function stampLogAppendTime(batch: Buffer, header: BatchHeader, nowMs: number): void {
-  header.attributes |= Attributes.timestampTypeLogAppend;
-  header.maxTimestamp = nowMs;
-  batch.writeInt16BE(header.attributes, BatchOffsets.attributes);
-  batch.writeBigInt64BE(BigInt(nowMs), BatchOffsets.maxTimestamp);
-  batch.writeUInt32BE(computeBatchCrc(batch), BatchOffsets.crc);
-}
-
-/** CreateTime: the batch's max timestamp as its records hold it; inside the CRC, so the CRC is recomputed. */
-function stampMaxTimestamp(batch: Buffer, maxTimestamp: number): void {
-  batch.writeBigInt64BE(BigInt(maxTimestamp), BatchOffsets.maxTimestamp);
-  batch.writeUInt32BE(computeBatchCrc(batch), BatchOffsets.crc);
-}
-
-export interface PartitionLogOptions {
-  dir: string;
-  topic: string;
-  partition: number;
-  config: LogConfig;
-  logger: Logger;
-  /** Offsets below this are known flushed; recovery after an unclean stop starts at its segment. Default 0. */
-  recoveryPoint?: number;
-  /** From `log-start-offset-checkpoint`; default the first segment's base offset. */
-  logStartOffset?: number;
-  /** True when the log dir had `.kafka_cleanshutdown`: skip the recovery scan. */
-  hadCleanShutdown?: boolean;
-  /** File-call seam (tests inject failures); default node:fs. */
-  io?: SegmentIo;
-  /** Wall clock, default Date.now. */
-  time?: () => number;
-  /** `producer.id.expiration.ms`: producer state idle this long is dropped. Default 1 day. */
-  producerIdExpirationMs?: number;
-  /** Writes `leader-epoch-checkpoint` off the event loop (LogManager passes writeCheckpointFileAsync); default on it. */
-  leaderEpochCheckpointWriter?: CheckpointWriter | null;
-}
-
-export interface LeaderAppendInfo {
-  firstOffset: number;
-  lastOffset: number;
-  maxTimestamp: number;
-  /** The leader's clock stamped into the batches for LogAppendTime topics, else -1 (a duplicate: its batch's timestamp). */
-  logAppendTimeMs: number;
-  /** A retried idempotent batch already in the log: nothing was appended, the offsets are the original ones. */
-  duplicate: boolean;
-}
+export type { LeaderAppendInfo, PartitionLogOptions } from './log-options.js';
 
 /**
  * One partition's log (Kafka's `Log`): segments keyed by base offset, the last one active. All file calls are
@@ -95,7 +43,7 @@ export class PartitionLog {
   #segments = new SegmentMap();
   #logStartOffset = 0;
   #logEndOffset = 0;
-  #pendingDeletes = new Map<NodeJS.Timeout, string[]>();
+  readonly #deletes: DelayedFileDeletes;
   #closed = false;
   /** Truncations so far: a cleaner that yielded checks none happened before it swaps segments in. */
   #truncations = 0;
@@ -114,6 +62,7 @@ export class PartitionLog {
     this.#time = options.time ?? Date.now;
     this.recoveryPoint = options.recoveryPoint ?? 0;
     this.#lastFlushMs = this.#time();
+    this.#deletes = new DelayedFileDeletes(this.#logger);
     mkdirSync(this.dir, { recursive: true });
     let hadCleanShutdown = options.hadCleanShutdown ?? false;
     let cache: LeaderEpochCache;
@@ -181,16 +130,6 @@ export class PartitionLog {
     return this.#config;
   }
 
-  #recordValidationConfig(): RecordValidationConfig {
-    const c = this.#config;
-    return {
-      timestampType: c.messageTimestampType ?? 'CreateTime',
-      timestampDifferenceMaxMs: c.messageTimestampDifferenceMaxMs ?? Number.MAX_SAFE_INTEGER,
-      compacted: c.compact ?? false,
-      maxDecompressedBytes: Math.max(c.maxMessageBytes, DEFAULT_MAX_DECOMPRESSED_BYTES),
-    };
-  }
-
   updateConfig(config: LogConfig): void {
     validateLogConfig(config);
     this.#config = { ...config };
@@ -214,82 +153,36 @@ export class PartitionLog {
   appendAsLeader(records: Buffer, leaderEpoch: number, options: { inPlace?: boolean } = {}): LeaderAppendInfo {
     this.#checkOpen();
     if (records.length === 0) return { firstOffset: -1, lastOffset: -1, maxTimestamp: -1, logAppendTimeMs: -1, duplicate: false };
-    const batches = splitBatches(records);
-    for (const [i, b] of batches.entries()) {
-      if (b.size > this.#config.maxMessageBytes) {
-        throw new GregorError(ErrorCode.MESSAGE_TOO_LARGE, `batch of ${b.size} bytes exceeds max.message.bytes ${this.#config.maxMessageBytes}`);
-      }
-      if (b.recordCount <= 0 || b.lastOffsetDelta !== b.recordCount - 1) {
-        throw new CorruptDataError(`batch ${i}: record count ${b.recordCount} does not match lastOffsetDelta ${b.lastOffsetDelta}`);
-      }
-      if (b.producerId !== NO_PRODUCER_ID && b.baseSequence < 0) {
-        throw new GregorError(ErrorCode.INVALID_RECORD, `batch ${i}: producer id ${b.producerId} with invalid base sequence ${b.baseSequence}`);
-      }
-    }
-    if (records.length > this.#config.segmentBytes) {
-      throw new GregorError(ErrorCode.RECORD_LIST_TOO_LARGE, `${records.length} bytes of batches exceed segment.bytes ${this.#config.segmentBytes}`);
-    }
-    const nowMs = this.#time();
-    const validation = this.#recordValidationConfig();
-    // Every record is walked before anything is written (Kafka's LogValidator), so a header's claims
-    // (record count, max timestamp) are what the records hold.
-    const trueMaxTimestamps = batches.map((b, i) => validateProducerBatch(records, b, i, nowMs, validation).maxTimestamp);
-    const logAppendTimeMs = validation.timestampType === 'LogAppendTime' ? nowMs : -1;
     const firstOffset = this.#logEndOffset;
-    const recordTotal = batches.reduce((n, b) => n + b.recordCount, 0);
-    // Compared as a difference: firstOffset + recordTotal itself may round above 2^53.
-    if (recordTotal - 1 > Number.MAX_SAFE_INTEGER - firstOffset) {
-      throw new GregorError(ErrorCode.INVALID_RECORD, `appending ${recordTotal} records at offset ${firstOffset} would pass 2^53 - 1, the largest offset gregor keeps exactly`);
-    }
-    let next = firstOffset;
-    let maxTimestamp = -1;
-    const assigned = batches.map((b, i) => {
-      const a: BatchHeader = { ...b, baseOffset: next, lastOffset: next + b.lastOffsetDelta, partitionLeaderEpoch: leaderEpoch };
-      if (logAppendTimeMs >= 0) a.maxTimestamp = logAppendTimeMs;
-      else if (trueMaxTimestamps[i]! !== b.maxTimestamp && trueMaxTimestamps[i]! >= 0) a.maxTimestamp = trueMaxTimestamps[i]!;
-      next = a.lastOffset + 1;
-      maxTimestamp = Math.max(maxTimestamp, a.maxTimestamp);
-      return a;
-    });
+    const plan = planLeaderAppend(records, leaderEpoch, firstOffset, this.#config, this.#time());
     // Idempotent producers: a retry of a batch already in the log is answered with its original offsets and
     // appends nothing; an epoch or sequence error refuses the whole append (Log.analyzeAndValidateProducerState).
-    const { updates, duplicate } = this.#producerState.analyzeAppend(assigned, 'client');
+    const { updates, duplicate } = this.#producerState.analyzeAppend(plan.assigned, 'client');
     if (duplicate) {
       return { firstOffset: batchFirstOffset(duplicate), lastOffset: duplicate.lastOffset, maxTimestamp: duplicate.timestamp, logAppendTimeMs: duplicate.timestamp, duplicate: true };
     }
     const out = options.inPlace ? records : Buffer.from(records);
-    for (const a of assigned) {
-      out.writeBigInt64BE(BigInt(a.baseOffset), a.position + BatchOffsets.baseOffset);
-      out.writeInt32BE(leaderEpoch, a.position + BatchOffsets.partitionLeaderEpoch);
-      if (logAppendTimeMs >= 0) stampLogAppendTime(out.subarray(a.position, a.position + a.size), a, logAppendTimeMs);
-      // A producer's wrong max timestamp is corrected, as Kafka's setMaxTimestamp does (the time index and retention trust it).
-      else if (a.maxTimestamp !== Number(out.readBigInt64BE(a.position + BatchOffsets.maxTimestamp))) stampMaxTimestamp(out.subarray(a.position, a.position + a.size), a.maxTimestamp);
-    }
-    this.#appendToActive(out, assigned);
+    stampLeaderAppend(out, plan, leaderEpoch);
+    this.#appendToActive(out, plan.assigned);
     this.#producerState.update(updates);
     this.#producerState.updateMapEndOffset(this.#logEndOffset);
     this.leaderEpochCache.assign(leaderEpoch, firstOffset);
     this.#maybeFlushAfterAppend();
-    return { firstOffset, lastOffset: next - 1, maxTimestamp, logAppendTimeMs, duplicate: false };
+    const { lastOffset, maxTimestamp, logAppendTimeMs } = plan;
+    return { firstOffset, lastOffset, maxTimestamp, logAppendTimeMs, duplicate: false };
   }
 
-  /** Follower append: batches keep the leader's offsets and epochs; the first must be >= LEO, the rest contiguous. */
-  appendAsFollower(records: Buffer): { firstOffset: number; lastOffset: number } {
+  /**
+   * Follower append: batches keep the leader's offsets and epochs; the first must be >= LEO, the rest contiguous.
+   * A fetch answer may end with a partial batch, which is left out (Kafka's trimInvalidBytes): the replica fetcher
+   * hands over the answer as it came, so each batch is scanned once, here.
+   */
+  appendAsFollower(fetched: Buffer): { firstOffset: number; lastOffset: number } {
     this.#checkOpen();
-    if (records.length === 0) return { firstOffset: -1, lastOffset: -1 };
-    const batches = splitBatches(records);
+    const whole = checkFollowerAppend(fetched, this.#logEndOffset, this.#config);
+    if (!whole) return { firstOffset: -1, lastOffset: -1 };
+    const { records, batches } = whole;
     const first = batches[0]!;
-    if (first.baseOffset < this.#logEndOffset) {
-      throw new GregorError(ErrorCode.OFFSET_OUT_OF_RANGE, `follower append at ${first.baseOffset} is below the log end offset ${this.#logEndOffset}`);
-    }
-    for (let i = 1; i < batches.length; i++) {
-      if (batches[i]!.baseOffset !== batches[i - 1]!.lastOffset + 1) {
-        throw new CorruptDataError(`batch ${i} starts at ${batches[i]!.baseOffset}, expected ${batches[i - 1]!.lastOffset + 1}`);
-      }
-    }
-    if (records.length > this.#config.segmentBytes) {
-      throw new GregorError(ErrorCode.RECORD_LIST_TOO_LARGE, `${records.length} bytes of batches exceed segment.bytes ${this.#config.segmentBytes}`);
-    }
     // Segments hold contiguous offsets, so a gap (the leader's log starts later) begins a new segment.
     if (first.baseOffset > this.#logEndOffset) this.#startSegmentAt(first.baseOffset);
     this.#appendToActive(records, batches);
@@ -314,65 +207,19 @@ export class PartitionLog {
         `offset ${fetchOffset} is outside [${this.#logStartOffset}, ${this.#logEndOffset}] of ${this.topic}-${this.partition}`,
       );
     }
-    const empty = { records: Buffer.alloc(0), firstOffset: fetchOffset };
-    if (fetchOffset === this.#logEndOffset || fetchOffset >= maxOffset) return empty;
-    for (const segment of this.#segments.from(fetchOffset)) {
-      const start = segment.translateOffset(fetchOffset);
-      if (!start) continue;
-      if (start.lastOffset >= maxOffset) return empty;
-      const window = segment.readBytes(start.position, Math.max(0, maxBytes), pool);
-      let length = 0;
-      while (length + 12 <= window.length) {
-        const size = window.readInt32BE(length + BatchOffsets.batchLength) + 12;
-        if (length + size > window.length) break;
-        const lastOffset = Number(window.readBigInt64BE(length)) + window.readInt32BE(length + BatchOffsets.lastOffsetDelta);
-        if (lastOffset >= maxOffset) break;
-        length += size;
-      }
-      // Copy when most of the window is unused, so a small response does not pin a large buffer (a pooled one
-      // goes back to its pool after the write anyway).
-      if (length > 0) return { records: length < window.length / 2 && !pool ? Buffer.from(window.subarray(0, length)) : window.subarray(0, length), firstOffset: start.baseOffset };
-      pool?.release(window);
-      if (!minOneBatch) return empty;
-      return { records: segment.readBytes(start.position, start.size, pool), firstOffset: start.baseOffset };
-    }
-    return empty;
+    return readSegments(this.#segments, this.#logEndOffset, fetchOffset, maxBytes, maxOffset, minOneBatch, pool);
   }
 
   /** The first batch whose maxTimestamp >= `timestampMs`, as its base offset (at least logStartOffset). */
   offsetForTimestamp(timestampMs: number): { offset: number; timestamp: number } | null {
     this.#checkOpen();
-    for (const segment of this.#segments.values()) {
-      const batch = segment.findBatchByTimestamp(timestampMs);
-      if (batch && batch.lastOffset >= this.#logStartOffset) {
-        return { offset: Math.max(batch.baseOffset, this.#logStartOffset), timestamp: batch.maxTimestamp };
-      }
-    }
-    return null;
+    return offsetForTimestamp(this.#segments, this.#logStartOffset, timestampMs);
   }
 
-  /**
-   * ListOffsets v0 (Kafka's Log.legacyFetchOffsetsBefore): the candidates are each segment's base offset
-   * (at least the log start) stamped with the segment file's last-modified time, then the log end stamped
-   * now if the active segment holds data. latest (-1) starts at the last candidate, earliest (-2) at the
-   * first, any other timestamp at the newest candidate modified at or before it; up to `maxNumOffsets`
-   * offsets are taken walking back from there, newest first.
-   */
+  /** ListOffsets v0 (Kafka's Log.legacyFetchOffsetsBefore): up to `maxNumOffsets` segment-boundary offsets, newest first. */
   legacyOffsetsBefore(timestamp: number, maxNumOffsets: number): number[] {
     this.#checkOpen();
-    const segments = [...this.#segments.values()];
-    const candidates = segments.map((s) => ({ offset: Math.max(s.baseOffset, this.#logStartOffset), modifiedMs: s.lastModified() }));
-    if (segments[segments.length - 1]!.size > 0) candidates.push({ offset: this.#logEndOffset, modifiedMs: this.#time() });
-    let start: number;
-    if (timestamp === -1) start = candidates.length - 1;
-    else if (timestamp === -2) start = 0;
-    else {
-      start = candidates.length - 1;
-      while (start >= 0 && candidates[start]!.modifiedMs > timestamp) start--;
-    }
-    const out: number[] = [];
-    for (let i = start; i >= 0 && out.length < maxNumOffsets; i--) out.push(candidates[i]!.offset);
-    return out.sort((a, b) => b - a);
+    return legacyOffsetsBefore(this.#segments, { logStartOffset: this.#logStartOffset, logEndOffset: this.#logEndOffset }, this.#time(), timestamp, maxNumOffsets);
   }
 
   /** Drops every offset >= `offset` (a batch holding it goes whole). */
@@ -441,13 +288,9 @@ export class PartitionLog {
 
   /** Kafka's deleteLogStartOffsetBreachedSegments: segments whose successor starts at or below the log start. */
   #deleteSegmentsBelowLogStart(): number {
-    const segments = this.#segments.values();
-    let n = 0;
-    for (let i = 0; i + 1 < segments.length && segments[i + 1]!.baseOffset <= this.#logStartOffset; i++) {
-      this.#removeSegment(segments[i]!);
-      n++;
-    }
-    return n;
+    const below = segmentsBelowLogStart(this.#segments.values(), this.#logStartOffset);
+    for (const segment of below) this.#removeSegment(segment);
+    return below.length;
   }
 
   /**
@@ -456,22 +299,8 @@ export class PartitionLog {
    */
   deleteOldSegments(nowMs: number): number {
     this.#checkOpen();
-    const { retentionMs, retentionBytes } = this.#config;
-    let sizeOver = retentionBytes >= 0 ? this.sizeInBytes() - retentionBytes : -1;
-    const segments = this.#segments.values();
-    const deletable: LogSegment[] = [];
-    for (let i = 0; i < segments.length; i++) {
-      const segment = segments[i]!;
-      const next = segments[i + 1];
-      const upperBound = next ? next.baseOffset : this.#logEndOffset;
-      if (upperBound > this.highWatermark || (!next && segment.isEmpty())) break;
-      const belowStart = next !== undefined && next.baseOffset <= this.#logStartOffset;
-      const expired = retentionMs >= 0 && nowMs - segment.largestTimestamp() > retentionMs;
-      const oversized = sizeOver >= 0 && sizeOver - segment.size >= 0;
-      if (!belowStart && !expired && !oversized) break;
-      if (sizeOver >= 0) sizeOver -= segment.size;
-      deletable.push(segment);
-    }
+    const bounds = { logStartOffset: this.#logStartOffset, logEndOffset: this.#logEndOffset, highWatermark: this.highWatermark };
+    const deletable = retentionDeletable(this.#segments.values(), this.#config, bounds, nowMs);
     if (deletable.length === 0) return 0;
     if (deletable.length === this.#segments.size) this.#roll(this.#logEndOffset);
     for (const segment of deletable) this.#removeSegment(segment);
@@ -581,11 +410,7 @@ export class PartitionLog {
     this.#closed = true;
     this.leaderEpochCache.close();
     for (const segment of this.#segments.values()) segment.close();
-    for (const [timer, paths] of this.#pendingDeletes) {
-      clearTimeout(timer);
-      for (const path of paths) rmSync(path, { force: true });
-    }
-    this.#pendingDeletes.clear();
+    this.#deletes.finishAll();
   }
 
   #checkOpen(): void {
@@ -666,77 +491,21 @@ export class PartitionLog {
   /** Unlinks a segment from the log; its files become `*.deleted` and vanish after fileDeleteDelayMs. */
   #removeSegment(segment: LogSegment): void {
     this.#segments.remove(segment);
-    const paths = segment.renameToDeleted();
-    if (this.#config.fileDeleteDelayMs <= 0) {
-      for (const path of paths) rmSync(path, { force: true });
-      return;
-    }
-    const timer = setTimeout(() => {
-      this.#pendingDeletes.delete(timer);
-      // Off the event loop: unlinking a large segment can take long enough to be felt by every request.
-      for (const path of paths) {
-        rm(path, { force: true }).catch((err: unknown) => this.#logger.error({ err, path }, 'deleting a segment file failed'));
-      }
-    }, this.#config.fileDeleteDelayMs);
-    timer.unref();
-    this.#pendingDeletes.set(timer, paths);
+    this.#deletes.schedule(segment.renameToDeleted(), this.#config.fileDeleteDelayMs);
   }
 
   #load(hadCleanShutdown: boolean, checkpointedLogStart: number | undefined): void {
-    // An interrupted compaction: finish a committed swap, drop an uncommitted cleaned segment.
-    if (existsSync(join(this.dir, CLEANED_DIR))) rmSync(join(this.dir, CLEANED_DIR), { recursive: true, force: true });
-    completeSwaps(this.dir);
-    const files = readdirSync(this.dir);
-    const bases = new Set<number>();
-    for (const name of files) {
-      // Leftovers of deletions and checkpoint writes interrupted by a crash.
-      if (name.endsWith(DELETED_FILE_SUFFIX) || name.endsWith('.tmp')) {
-        rmSync(join(this.dir, name), { force: true });
-        continue;
-      }
-      const base = offsetFromFileName(name);
-      if (base !== null && name.endsWith(LOG_FILE_SUFFIX)) bases.add(base);
-    }
-    for (const name of files) {
-      const base = offsetFromFileName(name);
-      if (base !== null && (name.endsWith(INDEX_FILE_SUFFIX) || name.endsWith(TIME_INDEX_FILE_SUFFIX)) && !bases.has(base)) {
-        rmSync(join(this.dir, name), { force: true });
-      }
-    }
-    const sorted = [...bases].sort((a, b) => a - b);
     const now = this.#time();
-    const segments = sorted.map((base) => new LogSegment(this.dir, base, this.#segmentOptions(), false, now));
-
-    // Segments that may hold unflushed data: the one containing the recovery point and all after it.
-    let firstUnflushed = segments.length;
-    if (!hadCleanShutdown) {
-      firstUnflushed = segments.findIndex((_s, i) => (segments[i + 1]?.baseOffset ?? Infinity) > this.recoveryPoint);
-      if (firstUnflushed < 0) firstUnflushed = segments.length;
-    }
-    const assignEpoch = (b: BatchHeader) => this.leaderEpochCache.assign(b.partitionLeaderEpoch, b.baseOffset);
-    for (const segment of segments.slice(0, firstUnflushed)) {
-      if (!segment.loadIndexes()) {
-        this.#logger.info({ topic: this.topic, partition: this.partition, segment: segment.logPath }, 'rebuilding missing or corrupt index');
-        const result = recoverSegment(segment, assignEpoch);
-        if (result.truncatedBytes > 0) {
-          this.#logger.warn(
-            { topic: this.topic, partition: this.partition, offset: result.nextOffset, bytesDropped: result.truncatedBytes, problem: result.problem },
-            'damaged batch in a flushed segment; log truncated',
-          );
-          firstUnflushed = segments.indexOf(segment) + 1;
-          for (const later of segments.slice(firstUnflushed)) later.deleteFiles();
-          segments.length = firstUnflushed;
-          break;
-        }
-      }
-    }
-    const recovering = segments.slice(firstUnflushed);
-    if (recovering.length > 0) {
-      const keep = recoverSegments(recovering, { topic: this.topic, partition: this.partition, logger: this.#logger, onBatch: assignEpoch });
-      for (const later of recovering.slice(keep)) later.deleteFiles();
-      segments.length = firstUnflushed + keep;
-      for (const s of segments.slice(firstUnflushed)) s.flush();
-    }
+    const { segments, recovered } = loadSegments(this.dir, {
+      topic: this.topic,
+      partition: this.partition,
+      logger: this.#logger,
+      segmentOptions: this.#segmentOptions(),
+      nowMs: now,
+      recoveryPoint: this.recoveryPoint,
+      hadCleanShutdown,
+      onBatch: (b: BatchHeader) => this.leaderEpochCache.assign(b.partitionLeaderEpoch, b.baseOffset),
+    });
     for (const s of segments) this.#segments.add(s);
     if (this.#segments.size === 0) {
       const start = checkpointedLogStart ?? 0;
@@ -745,62 +514,15 @@ export class PartitionLog {
     this.#logEndOffset = this.#active().nextOffset;
     const firstBase = this.#segments.first()!.baseOffset;
     this.#logStartOffset = Math.min(Math.max(checkpointedLogStart ?? firstBase, firstBase), this.#logEndOffset);
-    this.recoveryPoint = this.#flushedUpTo(recovering.length > 0 ? this.#logEndOffset : Math.min(this.recoveryPoint, this.#logEndOffset));
+    this.recoveryPoint = this.#flushedUpTo(recovered ? this.#logEndOffset : Math.min(this.recoveryPoint, this.#logEndOffset));
     this.#highWatermark = this.#logStartOffset;
     this.leaderEpochCache.truncateFromEnd(this.#logEndOffset);
     this.leaderEpochCache.truncateFromStart(this.#logStartOffset);
     this.#rebuildProducerState(this.#logEndOffset, hadCleanShutdown);
   }
 
-  /**
-   * Brings producer state to `lastOffset` (Kafka 2.4's Log.rebuildProducerState): from the newest snapshot at or
-   * below it, replaying the batches after it as replicated appends, then a snapshot at `lastOffset`. A log with no
-   * snapshot after a clean shutdown (written before gregor kept producer state) is not scanned: empty snapshots go
-   * at the last two segment bases and the end instead.
-   */
+  /** Producer state brought to `lastOffset` from its snapshots and the log (see rebuildProducerState). */
   #rebuildProducerState(lastOffset: number, reloadFromCleanShutdown: boolean): void {
-    const ps = this.#producerState;
-    const bases = this.#segments.baseOffsets();
-    const offsetsToSnapshot = new Set([...bases.slice(-2), lastOffset]);
-    if (reloadFromCleanShutdown && ps.latestSnapshotOffset() === null) {
-      for (const offset of [...offsetsToSnapshot].sort((a, b) => a - b)) {
-        ps.updateMapEndOffset(offset);
-        ps.takeSnapshot();
-      }
-      return;
-    }
-    // A log that had no producers before truncating has none after it: skip the reload.
-    const isEmptyBeforeTruncation = ps.isEmpty && ps.mapEndOffset >= lastOffset;
-    ps.truncateAndReload(this.#logStartOffset, lastOffset, this.#time());
-    if (lastOffset > ps.mapEndOffset && !isEmptyBeforeTruncation) {
-      const segments = this.#segments.values();
-      for (let i = 0; i < segments.length; i++) {
-        const segment = segments[i]!;
-        const end = segments[i + 1]?.baseOffset ?? Infinity;
-        if (end <= ps.mapEndOffset || segment.baseOffset >= lastOffset) continue;
-        const start = Math.max(segment.baseOffset, ps.mapEndOffset, this.#logStartOffset);
-        ps.updateMapEndOffset(start);
-        if (offsetsToSnapshot.has(segment.baseOffset)) ps.takeSnapshot();
-        this.#replayProducerBatches(segment, start, lastOffset);
-      }
-    }
-    ps.updateMapEndOffset(lastOffset);
-    ps.takeSnapshot();
-  }
-
-  /** Feeds the batches of `segment` from the one holding `from` up to (not including) `to` into producer state. */
-  #replayProducerBatches(segment: LogSegment, from: number, to: number): void {
-    const first = segment.translateOffset(from);
-    if (!first) return;
-    let chunk: BatchHeader[] = [];
-    for (const h of segment.headersFrom(first.position)) {
-      if (h.baseOffset >= to) break;
-      chunk.push(h);
-      if (chunk.length === REPLAY_CHUNK) {
-        this.#producerState.loadBatches(chunk);
-        chunk = [];
-      }
-    }
-    if (chunk.length > 0) this.#producerState.loadBatches(chunk);
+    rebuildProducerState(this.#producerState, this.#segments.values(), this.#logStartOffset, lastOffset, reloadFromCleanShutdown, this.#time());
   }
 }

@@ -1,6 +1,6 @@
 import { CorruptDataError, type Logger } from '@gregor/common';
 import { Attributes } from '@gregor/protocol';
-import type { BatchHeader } from './batch-scan.js';
+import type { BatchHeader } from '@gregor/protocol';
 import {
   incrementSequence,
   NO_PRODUCER_ID,

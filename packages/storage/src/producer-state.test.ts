@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode, GregorError } from '@gregor/common';
-import type { BatchHeader } from './batch-scan.js';
+import type { BatchHeader } from '@gregor/protocol';
 import { decrementSequence, incrementSequence, NUM_BATCHES_TO_RETAIN, ProducerStateEntry } from './producer-state.js';
 import { batchLastSequence, ProducerStateManager } from './producer-state-manager.js';
 import { tempDir, testLogger } from './test-batches.js';
@@ -21,7 +21,13 @@ function manager(expirationMs = 86_400_000): ProducerStateManager {
 function batch(producerId: number, producerEpoch: number, baseSequence: number, baseOffset: number, count = 1, maxTimestamp = 1_000): BatchHeader {
   return {
     position: 0,
-    size: 100,
+    sizeInBytes: 100,
+    batchLength: 88,
+    crc: 0,
+    compression: 0,
+    timestampType: 0,
+    isTransactional: false,
+    isControl: false,
     baseOffset,
     lastOffset: baseOffset + count - 1,
     lastOffsetDelta: count - 1,

@@ -1,9 +1,8 @@
 import type { Logger } from '@gregor/common';
-import { BATCH_HEADER_SIZE } from '@gregor/protocol';
-import { batchProblem, MIN_BATCH_SIZE, readBatchHeader, type BatchHeader } from './batch-scan.js';
+import { BATCH_HEADER_SIZE, batchCountsProblem, batchSizeAt, validateBatch, type BatchHeader } from '@gregor/protocol';
+import type { LogSegment } from './segment.js';
 
 const RECOVERY_WINDOW_BYTES = 1024 * 1024;
-import type { LogSegment } from './segment.js';
 
 export interface SegmentRecoveryResult {
   validBytes: number;
@@ -39,18 +38,26 @@ export function recoverSegment(segment: LogSegment, onBatch: (batch: BatchHeader
       problem = 'torn batch header';
       break;
     }
-    const header = readBatchHeader(view(position, BATCH_HEADER_SIZE), 0, position);
-    if (header.size < MIN_BATCH_SIZE || position + header.size > fileSize) {
-      problem = `batch length ${header.size} runs past the end of the file or is too small`;
+    const size = batchSizeAt(view(position, BATCH_HEADER_SIZE), 0)!;
+    if (size < BATCH_HEADER_SIZE || position + size > fileSize) {
+      problem = `batch length ${size} runs past the end of the file or is too small`;
       break;
     }
-    problem = batchProblem(view(position, header.size));
+    let header: BatchHeader;
+    try {
+      // Magic 2, CRC-32C; then the counts and the offset sequence.
+      header = validateBatch(view(position, size), 0, position);
+    } catch (err) {
+      problem = (err as Error).message;
+      break;
+    }
+    problem = batchCountsProblem(header);
     if (problem === null && header.baseOffset !== expected) problem = `base offset ${header.baseOffset} where ${expected} was expected`;
     if (problem !== null) break;
     segment.indexBatch(header);
     onBatch(header);
     expected = header.lastOffset + 1;
-    position += header.size;
+    position += header.sizeInBytes;
   }
   const truncatedBytes = fileSize - position;
   if (truncatedBytes > 0) segment.truncateToPosition(position, expected);

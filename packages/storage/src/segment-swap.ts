@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { batchSizeAt, MIN_BATCH_SIZE, readBatchHeader } from './batch-scan.js';
+import { BATCH_HEADER_SIZE, batchLastOffsetAt, batchSizeAt } from '@gregor/protocol';
 import { INDEX_FILE_SUFFIX, LOG_FILE_SUFFIX, offsetFromFileName, TIME_INDEX_FILE_SUFFIX } from './file-names.js';
 
 /** Suffix of a cleaned segment's files between "written" and "in place" (Kafka's `.swap`). */
@@ -15,8 +15,8 @@ function lastOffsetOf(path: string): number {
   let last = -1;
   for (;;) {
     const size = batchSizeAt(buf, pos);
-    if (size === null || size < MIN_BATCH_SIZE || pos + size > buf.length) return last;
-    last = readBatchHeader(buf, pos).lastOffset;
+    if (size === null || size < BATCH_HEADER_SIZE || pos + size > buf.length) return last;
+    last = batchLastOffsetAt(buf, pos);
     pos += size;
   }
 }

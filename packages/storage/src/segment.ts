@@ -1,8 +1,7 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { BATCH_HEADER_SIZE } from '@gregor/protocol';
 import { ErrorCode, GregorError } from '@gregor/common';
-import { readBatchHeader, MIN_BATCH_SIZE, type BatchHeader } from './batch-scan.js';
+import { BATCH_HEADER_SIZE, readBatchHeader, type BatchHeader } from '@gregor/protocol';
 import { DELETED_FILE_SUFFIX, indexFileName, logFileName, timeIndexFileName } from './file-names.js';
 import { OffsetIndex } from './offset-index.js';
 import { TimeIndex } from './time-index.js';
@@ -26,6 +25,15 @@ interface SegmentState {
 
 /** Header scans read this much at a time. */
 const SCAN_CHUNK_BYTES = 16 * 1024;
+
+/** The header at `pos` in `buf`, or null where the bytes are not a v2 batch header (only recovery says why). */
+function headerOrNull(buf: Buffer, pos: number, position: number): BatchHeader | null {
+  try {
+    return readBatchHeader(buf, pos, position);
+  } catch {
+    return null;
+  }
+}
 
 export function storageError(message: string, cause: unknown): GregorError {
   const detail = cause instanceof Error ? `: ${cause.message}` : '';
@@ -113,26 +121,29 @@ export class LogSegment {
     try {
       writeFully(this.#io, this.#fd, records, saved.size);
       this.#state.size += records.length;
-      for (const b of batches) this.indexBatch({ ...b, position: saved.size + b.position });
+      for (const b of batches) this.indexBatch(b, saved.size + b.position);
     } catch (err) {
       this.#rollBack(saved);
       throw storageError(`append to ${this.#logPath} at byte ${saved.size} failed`, err);
     }
   }
 
-  /** Updates running state and the sparse indexes for a batch already in the file (append and recovery). */
-  indexBatch(b: BatchHeader): void {
+  /**
+   * Updates running state and the sparse indexes for a batch already in the file (append and recovery) at `position`
+   * in the file (b.position is relative to the appended buffer on append).
+   */
+  indexBatch(b: BatchHeader, position = b.position): void {
     const s = this.#state;
     if (b.maxTimestamp > s.maxTimestamp) {
       s.maxTimestamp = b.maxTimestamp;
       s.offsetOfMaxTimestamp = b.baseOffset;
     }
     if (s.bytesSinceLastIndexEntry > this.#indexIntervalBytes) {
-      this.offsetIndex.append(b.lastOffset, b.position);
+      this.offsetIndex.append(b.lastOffset, position);
       if (s.maxTimestamp >= 0) this.timeIndex.maybeAppend(s.maxTimestamp, s.offsetOfMaxTimestamp);
       s.bytesSinceLastIndexEntry = 0;
     }
-    s.bytesSinceLastIndexEntry += b.size;
+    s.bytesSinceLastIndexEntry += b.sizeInBytes;
     s.nextOffset = b.lastOffset + 1;
   }
 
@@ -157,12 +168,12 @@ export class LogSegment {
     return true;
   }
 
-  /** Header of the batch at `position`, or null at end of file or before a partial header. */
+  /** Header of the batch at `position`, or null at end of file, before a partial header or at one that is not a batch's. */
   readHeaderAt(position: number): BatchHeader | null {
     if (position + BATCH_HEADER_SIZE > this.#state.size) return null;
     const buf = readFully(this.#io, this.#fd, position, BATCH_HEADER_SIZE);
     if (buf.length < BATCH_HEADER_SIZE) return null;
-    return readBatchHeader(buf, 0, position);
+    return headerOrNull(buf, 0, position);
   }
 
   readBytes(position: number, length: number, pool?: ReadBufferPool): Buffer {
@@ -171,7 +182,7 @@ export class LogSegment {
 
   /**
    * Batch headers from `position` on, read in chunks rather than one call per batch. Stops at the end of the
-   * file, before a partial header, or after yielding a header whose length cannot be stepped over.
+   * file, before a partial header, or before a header that is not a batch's (wrong magic, impossible length).
    */
   *headersFrom(position: number): Generator<BatchHeader> {
     let chunk: Buffer = Buffer.alloc(0);
@@ -183,10 +194,10 @@ export class LogSegment {
         chunk = readFully(this.#io, this.#fd, pos, Math.min(SCAN_CHUNK_BYTES, this.#state.size - pos));
         if (chunk.length < BATCH_HEADER_SIZE) return;
       }
-      const header = readBatchHeader(chunk, pos - chunkStart, pos);
+      const header = headerOrNull(chunk, pos - chunkStart, pos);
+      if (!header) return;
       yield header;
-      if (header.size < MIN_BATCH_SIZE) return;
-      pos += header.size;
+      pos += header.sizeInBytes;
     }
   }
 
@@ -289,7 +300,7 @@ export class LogSegment {
     let pos = position;
     let first = true;
     for (const h of this.headersFrom(position)) {
-      if (h.size < MIN_BATCH_SIZE || pos + h.size > this.#state.size) return null;
+      if (pos + h.sizeInBytes > this.#state.size) return null;
       if (first && expectedLastOffset !== undefined && h.lastOffset !== expectedLastOffset) return null;
       if (h.baseOffset < tail.nextOffset && !first) return null;
       first = false;
@@ -298,7 +309,7 @@ export class LogSegment {
         tail.offsetOfMaxTimestamp = h.baseOffset;
       }
       tail.nextOffset = h.lastOffset + 1;
-      pos += h.size;
+      pos += h.sizeInBytes;
     }
     if (pos !== this.#state.size) return null;
     tail.bytesSinceLastIndexEntry = pos - position;

@@ -439,7 +439,7 @@ export class Partition<L extends ReplicaLog = PartitionLog> {
   }
 
   /**
-   * Appends what the leader sent (whole batches), then takes the leader's HW (never above our LEO, never back) and
+   * Appends what the leader sent (the log leaves out a partial last batch), then takes the leader's HW (never above our LEO, never back) and
    * follows its log start. Returns null if no longer following `from`, else whether the log start moved.
    */
   appendRecordsAsFollower(records: Buffer | null, leaderHighWatermark: number, leaderLogStartOffset: number, from: FetchingFrom): { logStartOffsetMoved: boolean } | null {

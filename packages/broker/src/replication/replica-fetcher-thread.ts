@@ -1,6 +1,6 @@
 import { ErrorCode, errorName } from '@gregor/common';
 import { AbstractFetcherThread, type Connection, type FetcherOptions, type PartitionFetchState } from '@gregor/client';
-import { forEachBatch, ListOffsets, OffsetsForLeaderEpoch, type FetchablePartitionResponse } from '@gregor/protocol';
+import { ListOffsets, OffsetsForLeaderEpoch, type FetchablePartitionResponse } from '@gregor/protocol';
 import type { FetchingFrom, Partition } from '../cluster/partition.js';
 import type { ReplicaLog } from '../cluster/replica-log.js';
 
@@ -53,10 +53,8 @@ export class ReplicaFetcherThread extends AbstractFetcherThread {
   protected processPartitionData(state: PartitionFetchState, data: FetchablePartitionResponse): number {
     const p = this.#hooks.partition(state.topic, state.partition);
     if (!p) return state.fetchOffset;
-    const records = data.recordSet;
-    // A response may end with a partial batch; append only whole ones.
-    const complete = records && records.length > 0 ? forEachBatch(records, () => {}, { allowPartialTail: true }) : 0;
-    const result = p.appendRecordsAsFollower(complete > 0 ? records!.subarray(0, complete) : null, data.highWatermark, data.logStartOffset ?? -1, this.#from(state));
+    // As it came: the log scans each batch once, leaving out a partial last batch (a fetch answer may end with one).
+    const result = p.appendRecordsAsFollower(data.recordSet, data.highWatermark, data.logStartOffset ?? -1, this.#from(state));
     if (!result) return state.fetchOffset;
     if (result.logStartOffsetMoved) this.#hooks.onLogStartOffsetIncremented(p);
     this.#hooks.onAppended(p);

@@ -1,6 +1,6 @@
 import { ErrorCode, GregorError } from '@gregor/common';
-import { BatchOffsets, CompressionType, encodeRecordBatch } from '@gregor/protocol';
-import { DEFAULT_LOG_CONFIG, splitBatches, type LeaderAppendInfo, type LogConfig } from '@gregor/storage';
+import { BatchOffsets, CompressionType, encodeRecordBatch, splitBatches } from '@gregor/protocol';
+import { DEFAULT_LOG_CONFIG, type LeaderAppendInfo, type LogConfig } from '@gregor/storage';
 import type { ReplicaLog, ReplicaLogManager } from '../../src/cluster/replica-log.js';
 
 interface StoredBatch {
@@ -80,17 +80,19 @@ export class InMemoryLog implements ReplicaLog {
     for (const b of splitBatches(out)) {
       out.writeBigInt64BE(BigInt(this.#leo), b.position + BatchOffsets.baseOffset);
       out.writeInt32BE(leaderEpoch, b.position + BatchOffsets.partitionLeaderEpoch);
-      this.#store({ baseOffset: this.#leo, lastOffset: this.#leo + b.lastOffsetDelta, epoch: leaderEpoch, bytes: out.subarray(b.position, b.position + b.size) });
+      this.#store({ baseOffset: this.#leo, lastOffset: this.#leo + b.lastOffsetDelta, epoch: leaderEpoch, bytes: out.subarray(b.position, b.position + b.sizeInBytes) });
     }
     return { firstOffset, lastOffset: this.#leo - 1, maxTimestamp: -1, logAppendTimeMs: -1, duplicate: false };
   }
 
   appendAsFollower(records: Buffer): { firstOffset: number; lastOffset: number } {
-    const batches = splitBatches(records);
+    // As PartitionLog: a partial last batch (fetch answers may end with one) is left out.
+    const batches = splitBatches(records, { allowPartialTail: true });
+    if (batches.length === 0) return { firstOffset: -1, lastOffset: -1 };
     if (batches[0]!.baseOffset < this.#leo) throw new GregorError(ErrorCode.OFFSET_OUT_OF_RANGE, `follower append at ${batches[0]!.baseOffset} below ${this.#leo}`);
     for (const b of batches) {
       this.#leo = b.baseOffset;
-      this.#store({ baseOffset: b.baseOffset, lastOffset: b.lastOffset, epoch: b.partitionLeaderEpoch, bytes: Buffer.from(records.subarray(b.position, b.position + b.size)) });
+      this.#store({ baseOffset: b.baseOffset, lastOffset: b.lastOffset, epoch: b.partitionLeaderEpoch, bytes: Buffer.from(records.subarray(b.position, b.position + b.sizeInBytes)) });
     }
     return { firstOffset: batches[0]!.baseOffset, lastOffset: batches.at(-1)!.lastOffset };
   }

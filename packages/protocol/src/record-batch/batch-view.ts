@@ -7,6 +7,8 @@ import { Attributes, BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchOffsets as O, C
  * and the broker use these on every produce and fetch, so they read fixed offsets and never copy.
  */
 export interface BatchHeader {
+  /** Where the batch starts: in the buffer it was read from, or in the file that buffer was read from. */
+  position: number;
   baseOffset: number;
   /** Bytes after the batchLength field; the batch occupies batchLength + 12 bytes. */
   batchLength: number;
@@ -43,8 +45,22 @@ function checkMagic(magic: number, pos: number): void {
   throw new CorruptDataError(`unknown record batch magic ${magic} at ${pos}`);
 }
 
-/** Reads the 61-byte header of the batch at `pos` (does not check the CRC). */
-export function readBatchHeader(buf: Buffer, pos = 0): BatchHeader {
+/** Total size of the batch at `pos` from its length field, or null if the 12-byte prefix is not all there. */
+export function batchSizeAt(buf: Buffer, pos: number): number | null {
+  if (pos + BATCH_LOG_OVERHEAD > buf.length) return null;
+  return buf.readInt32BE(pos + O.batchLength) + BATCH_LOG_OVERHEAD;
+}
+
+/** The last offset of the batch at `pos` (baseOffset + lastOffsetDelta), read at fixed offsets without a header object. */
+export function batchLastOffsetAt(buf: Buffer, pos: number): number {
+  return Number(buf.readBigInt64BE(pos + O.baseOffset)) + buf.readInt32BE(pos + O.lastOffsetDelta);
+}
+
+/**
+ * Reads the 61-byte header of the batch at `pos` (does not check the CRC). `position` is what the header reports
+ * as its position: `pos` by default, a file position when `buf` is a window read from a segment.
+ */
+export function readBatchHeader(buf: Buffer, pos = 0, position = pos): BatchHeader {
   if (pos < 0 || buf.length - pos < BATCH_LOG_OVERHEAD + 5) {
     throw new CorruptDataError(`record batch at ${pos} truncated: ${Math.max(0, buf.length - pos)} bytes`);
   }
@@ -57,6 +73,7 @@ export function readBatchHeader(buf: Buffer, pos = 0): BatchHeader {
   const attributes = buf.readInt16BE(pos + O.attributes);
   const lastOffsetDelta = buf.readInt32BE(pos + O.lastOffsetDelta);
   return {
+    position,
     baseOffset,
     batchLength,
     partitionLeaderEpoch: buf.readInt32BE(pos + O.partitionLeaderEpoch),
@@ -85,8 +102,8 @@ export function computeBatchCrc(buf: Buffer, pos: number, sizeInBytes: number): 
 }
 
 /** Checks that the whole batch at `pos` is present, has magic 2 and a matching CRC-32C; returns its header. */
-export function validateBatch(buf: Buffer, pos = 0): BatchHeader {
-  const header = readBatchHeader(buf, pos);
+export function validateBatch(buf: Buffer, pos = 0, position = pos): BatchHeader {
+  const header = readBatchHeader(buf, pos, position);
   if (pos + header.sizeInBytes > buf.length) {
     throw new CorruptDataError(`record batch at ${pos} truncated: needs ${header.sizeInBytes} bytes, ${buf.length - pos} present`);
   }
@@ -95,6 +112,16 @@ export function validateBatch(buf: Buffer, pos = 0): BatchHeader {
     throw new CorruptDataError(`record batch at ${pos} (base offset ${header.baseOffset}) fails its CRC-32C: stored ${hex(header.crc)}, computed ${hex(actual)}`);
   }
   return header;
+}
+
+/**
+ * What storage checks past the CRC before it keeps a batch (a CRC-valid batch can still lie): a record count and a
+ * last offset delta that are not negative. Null when sound.
+ */
+export function batchCountsProblem(header: BatchHeader): string | null {
+  if (header.lastOffsetDelta < 0) return `negative lastOffsetDelta ${header.lastOffsetDelta}`;
+  if (header.recordCount < 0) return `negative record count ${header.recordCount}`;
+  return null;
 }
 
 function hex(n: number): string {
@@ -135,6 +162,56 @@ export function forEachBatch(
     pos += header.sizeInBytes;
   }
   return pos;
+}
+
+export interface SplitBatchesOptions {
+  /** Stop quietly before an incomplete last batch (a fetch answer may end with one; Kafka's trimInvalidBytes). */
+  allowPartialTail?: boolean;
+}
+
+/**
+ * Storage's one pass over a record set it is about to keep: every batch whole, magic 2, CRC-32C matching and counts
+ * sane (batchCountsProblem). Returns the headers, positions relative to `buf`. Any problem is a CorruptDataError
+ * naming the batch's index and byte position; so is a partial last batch unless `allowPartialTail` (then the
+ * headers cover a prefix of `buf`: the last one's position + sizeInBytes).
+ */
+export function splitBatches(buf: Buffer, options: SplitBatchesOptions = {}): BatchHeader[] {
+  const batches: BatchHeader[] = [];
+  let pos = 0;
+  while (pos < buf.length) {
+    const remaining = buf.length - pos;
+    const size = batchSizeAt(buf, pos);
+    if (options.allowPartialTail && (remaining < BATCH_HEADER_SIZE || (size! >= BATCH_HEADER_SIZE && size! > remaining))) return batches;
+    if (size === null || size < BATCH_HEADER_SIZE || size > remaining) {
+      throw new CorruptDataError(`batch ${batches.length} at byte ${pos}: truncated or invalid length (${size ?? 'missing'})`);
+    }
+    let header: BatchHeader;
+    try {
+      header = validateBatch(buf, pos);
+    } catch (err) {
+      // Any magic but 2 is corruption here (CORRUPT_MESSAGE), as the old storage scan reported it.
+      throw new CorruptDataError(`batch ${batches.length} at byte ${pos}: ${(err as Error).message}`, { cause: err });
+    }
+    const problem = batchCountsProblem(header);
+    if (problem !== null) throw new CorruptDataError(`batch ${batches.length} at byte ${pos}: ${problem}`);
+    batches.push(header);
+    pos += size;
+  }
+  return batches;
+}
+
+/**
+ * The bytes of `buf` taken by whole batches from the start, stopping before a partial batch and before the first
+ * batch holding an offset >= `maxOffset`. Reads only the length and offset fields (a fetch from the log's own files).
+ */
+export function wholeBatchesLength(buf: Buffer, maxOffset = Number.POSITIVE_INFINITY): number {
+  let length = 0;
+  for (;;) {
+    const size = batchSizeAt(buf, length);
+    if (size === null || size < BATCH_HEADER_SIZE || length + size > buf.length) return length;
+    if (batchLastOffsetAt(buf, length) >= maxOffset) return length;
+    length += size;
+  }
 }
 
 /** Assigns offsets: the CRC does not cover baseOffset, so it stays valid. */

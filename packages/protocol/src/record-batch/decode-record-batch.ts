@@ -1,9 +1,9 @@
 import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
-import { Reader } from '../primitives/reader.js';
 import { BatchOffsets as O, CompressionType } from './batch-header.js';
 import { forEachBatch, readBatchHeader, validateBatch, type BatchHeader } from './batch-view.js';
 import { compressionCodec, DEFAULT_MAX_DECOMPRESSED_BYTES } from './compression.js';
-import type { DecodedRecord, RecordHeader } from './record.js';
+import type { DecodedRecord } from './record.js';
+import { walkedRecordHeaders, walkRecords } from './record-walk.js';
 
 export interface DecodedRecordBatch extends BatchHeader {
   records: DecodedRecord[];
@@ -17,40 +17,6 @@ export interface DecodeRecordBatchOptions {
    * past it the batch is a CorruptDataError. Readers pass a bound derived from their batch limits.
    */
   maxDecompressedBytes?: number;
-}
-
-function readVarBytes(r: Reader): Buffer | null {
-  const len = r.varint();
-  if (len < -1) throw new CorruptDataError(`invalid record field length ${len}`);
-  return len === -1 ? null : r.raw(len);
-}
-
-function readRecord(r: Reader, header: BatchHeader): DecodedRecord {
-  const length = r.varint();
-  if (length < 0 || length > r.remaining) throw new CorruptDataError(`record length ${length} exceeds the ${r.remaining} bytes left`);
-  const end = r.position + length;
-  r.int8(); // record attributes: unused
-  const timestampDelta = r.varlong();
-  const offsetDelta = r.varint();
-  const key = readVarBytes(r);
-  const value = readVarBytes(r);
-  const headerCount = r.varint();
-  if (headerCount < 0 || headerCount * 2 > end - r.position) throw new CorruptDataError(`invalid record header count ${headerCount}`);
-  const headers: RecordHeader[] = new Array(headerCount);
-  for (let i = 0; i < headerCount; i++) {
-    const keyBytes = readVarBytes(r);
-    if (keyBytes === null) throw new CorruptDataError('null record header key');
-    headers[i] = { key: keyBytes.toString('utf8'), value: readVarBytes(r) };
-  }
-  if (r.position !== end) throw new CorruptDataError(`record declares ${length} bytes but its fields take ${length + r.position - end}`);
-  return {
-    offset: header.baseOffset + offsetDelta,
-    // With LogAppendTime the broker's append time (maxTimestamp) applies to every record.
-    timestamp: header.timestampType === 1 ? header.maxTimestamp : header.firstTimestamp + timestampDelta,
-    key,
-    value,
-    headers,
-  };
 }
 
 /** Decodes the batch at `pos`, decompressing its records through the codec registry. */
@@ -68,11 +34,20 @@ export function decodeRecordBatch(buf: Buffer, pos = 0, options: DecodeRecordBat
       throw new CorruptDataError(`record batch at ${pos} (base offset ${header.baseOffset}) cannot be decompressed: ${(err as Error).message}`, { cause: err });
     }
   }
-  const r = new Reader(data);
   if (header.recordCount < 0 || header.recordCount > data.length) throw new CorruptDataError(`invalid record count ${header.recordCount}`);
   const records: DecodedRecord[] = new Array(header.recordCount);
-  for (let i = 0; i < header.recordCount; i++) records[i] = readRecord(r, header);
-  if (r.remaining !== 0) throw new CorruptDataError(`record batch at ${pos} has ${r.remaining} bytes after its ${header.recordCount} records`);
+  // With LogAppendTime the broker's append time (maxTimestamp) applies to every record.
+  const logAppendTime = header.timestampType === 1;
+  const fields = data;
+  walkRecords(fields, 0, fields.length, header.recordCount, (r) => {
+    records[r.index] = {
+      offset: header.baseOffset + r.offsetDelta,
+      timestamp: logAppendTime ? header.maxTimestamp : header.firstTimestamp + r.timestampDelta,
+      key: r.keyLength < 0 ? null : fields.subarray(r.keyStart, r.keyStart + r.keyLength),
+      value: r.valueLength < 0 ? null : fields.subarray(r.valueStart, r.valueStart + r.valueLength),
+      headers: walkedRecordHeaders(fields, r),
+    };
+  });
   return { ...header, records };
 }
 

@@ -1,7 +1,12 @@
 export { BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, CURRENT_MAGIC, BatchOffsets, CompressionType, Attributes, type CompressionCodec } from './batch-header.js';
 export {
   readBatchHeader,
+  batchSizeAt,
+  batchLastOffsetAt,
   validateBatch,
+  batchCountsProblem,
+  splitBatches,
+  wholeBatchesLength,
   computeBatchCrc,
   forEachBatch,
   setBaseOffset,
@@ -9,6 +14,7 @@ export {
   TimestampType,
   type BatchHeader,
   type ForEachBatchOptions,
+  type SplitBatchesOptions,
 } from './batch-view.js';
 export { compressionCodec, compressionName, DEFAULT_MAX_DECOMPRESSED_BYTES, type CompressionCodecImpl, type CodecOptions } from './compression.js';
 export { encodeRecordBatch, type RecordBatchInput } from './encode-record-batch.js';
@@ -39,4 +45,4 @@ export {
 } from './message-set.js';
 export { downConvertRecordSet, type DownConvertOptions } from './down-convert.js';
 export { upConvertMessageSet, type UpConvertOptions, type UpConverted } from './up-convert.js';
-export { walkRecords, RecordWalkError, type WalkedRecord } from './record-walk.js';
+export { walkRecords, walkedRecordHeaders, RecordWalkError, type WalkedRecord } from './record-walk.js';

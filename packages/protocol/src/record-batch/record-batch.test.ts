@@ -3,7 +3,10 @@ import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
 import { describe, expect, it } from 'vitest';
 import { loadFixture } from '../test-fixtures/load-fixture.js';
 import { BatchOffsets, CompressionType } from './batch-header.js';
-import { forEachBatch, readBatchHeader, setBaseOffset, setPartitionLeaderEpoch, validateBatch } from './batch-view.js';
+import { forEachBatch, readBatchHeader, setBaseOffset, setPartitionLeaderEpoch, splitBatches, validateBatch, wholeBatchesLength } from './batch-view.js';
+import { Reader } from '../primitives/reader.js';
+import { Writer } from '../primitives/writer.js';
+import { walkRecords } from './record-walk.js';
 import { decodeRecordBatch, decodeRecordSet, decodeRecordSetPrefix } from './decode-record-batch.js';
 import { encodeRecordBatch, type RecordBatchInput } from './encode-record-batch.js';
 
@@ -185,3 +188,55 @@ describe('shallow batch helpers', () => {
     }
   });
 });
+
+describe('one batch view: storage split, whole-batch prefix, shared record walk', () => {
+  it('splitBatches gives positions and sizes, refuses a torn tail unless asked, and names the batch at fault', () => {
+    const a = batch();
+    const b = batch({ baseOffset: 103 });
+    const headers = splitBatches(Buffer.concat([a, b]));
+    expect(headers.map((h) => [h.position, h.sizeInBytes, h.baseOffset, h.lastOffset])).toEqual([
+      [0, a.length, 100, 102],
+      [a.length, b.length, 103, 105],
+    ]);
+    const torn = Buffer.concat([a, b.subarray(0, 70)]);
+    expect(() => splitBatches(torn)).toThrow(CorruptDataError);
+    expect(splitBatches(torn, { allowPartialTail: true }).map((h) => h.baseOffset)).toEqual([100]);
+    expect(splitBatches(Buffer.concat([a, b.subarray(0, 20)]), { allowPartialTail: true })).toHaveLength(1);
+    const flipped = Buffer.concat([a, b]);
+    flipped[flipped.length - 1]! ^= 0xff;
+    expect(() => splitBatches(flipped, { allowPartialTail: true })).toThrow(/batch 1 at byte \d+: .*CRC-32C/);
+    const legacy = Buffer.from(a);
+    legacy.writeInt8(1, BatchOffsets.magic);
+    // Storage keeps v2 only: any other magic is corruption there.
+    expect(() => splitBatches(legacy)).toThrow(expect.objectContaining({ code: ErrorCode.CORRUPT_MESSAGE }));
+  });
+
+  it('wholeBatchesLength stops before a partial batch and before the first batch at or past maxOffset', () => {
+    const a = batch();
+    const b = batch({ baseOffset: 103 });
+    const set = Buffer.concat([a, b, a.subarray(0, 30)]);
+    expect(wholeBatchesLength(set)).toBe(a.length + b.length);
+    expect(wholeBatchesLength(set, 105)).toBe(a.length);
+    expect(wholeBatchesLength(set, 100)).toBe(0);
+  });
+
+  it('the decoder reads varlongs as Reader does, past 2^53 too (both walk the same record rules)', () => {
+    for (const delta of [0, -1, 5, -300, 2 ** 40 + 3, -(2 ** 48) - 7, 2 ** 55 + 1, -(2 ** 62)]) {
+      const w = new Writer();
+      w.varlong(delta);
+      const body = w.toBuffer();
+      const reader = new Reader(body).varlong();
+      const rec = Buffer.concat([Buffer.from([0]), body, Buffer.from([0, 1, 1, 0])]);
+      const framed = Buffer.concat([zigzag(rec.length), rec]);
+      let walked = NaN;
+      walkRecords(framed, 0, framed.length, 1, (r) => (walked = r.timestampDelta));
+      expect(walked).toBe(reader);
+    }
+  });
+});
+
+function zigzag(n: number): Buffer {
+  const w = new Writer();
+  w.varint(n);
+  return w.toBuffer();
+}

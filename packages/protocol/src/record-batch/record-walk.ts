@@ -1,10 +1,12 @@
+import { CorruptDataError } from '@gregor/common';
+
 /**
- * A non-allocating walk over the records section of a v2 batch (already decompressed): every varint and
- * length is checked against what is left, so a broker can validate a producer's batch (Kafka's LogValidator
- * iterating DefaultRecord.readFrom) without decoding keys, values or headers into objects.
+ * The one reading of the records section of a v2 batch (already decompressed), Kafka's DefaultRecord.readFrom:
+ * every varint and length is checked against what is left. The leader's validation walks it without decoding
+ * keys, values or headers into objects; the decoder (decodeRecordBatch) walks it and slices them out.
  */
 
-/** What the validator needs to know of one record. */
+/** One record as positions in the walked buffer (nothing copied). */
 export interface WalkedRecord {
   /** Position of the record in its batch (KIP-467's batch_index). */
   index: number;
@@ -12,10 +14,22 @@ export interface WalkedRecord {
   timestampDelta: number;
   offsetDelta: number;
   keyIsNull: boolean;
+  /** The key is buffer[keyStart, keyStart + keyLength); keyLength -1 is a null key. */
+  keyStart: number;
+  keyLength: number;
+  /** The value likewise; -1 is a null value (a tombstone). */
+  valueStart: number;
+  valueLength: number;
+  /** Where the record's headers start (after their count), and how many there are. */
+  headersStart: number;
+  headerCount: number;
 }
 
-/** A structural problem: the records section is not `count` well-formed records. */
-export class RecordWalkError extends Error {
+/**
+ * A structural problem: the records section is not `count` well-formed records. A CorruptDataError (CORRUPT_MESSAGE)
+ * to a reader; the leader's validator answers it with INVALID_RECORD.
+ */
+export class RecordWalkError extends CorruptDataError {
   constructor(message: string) {
     super(message);
     this.name = 'RecordWalkError';
@@ -29,7 +43,19 @@ export class RecordWalkError extends Error {
  */
 export function walkRecords(data: Buffer, start: number, end: number, count: number, visit: (r: WalkedRecord) => void): void {
   const cur = new Cursor(data, start, end);
-  const rec: WalkedRecord = { index: 0, attributes: 0, timestampDelta: 0, offsetDelta: 0, keyIsNull: false };
+  const rec: WalkedRecord = {
+    index: 0,
+    attributes: 0,
+    timestampDelta: 0,
+    offsetDelta: 0,
+    keyIsNull: false,
+    keyStart: 0,
+    keyLength: -1,
+    valueStart: 0,
+    valueLength: -1,
+    headersStart: 0,
+    headerCount: 0,
+  };
   for (let i = 0; i < count; i++) {
     if (cur.pos >= end) throw new RecordWalkError(`batch declares ${count} records but holds only ${i}`);
     const length = cur.varint();
@@ -42,10 +68,16 @@ export function walkRecords(data: Buffer, start: number, end: number, count: num
     rec.offsetDelta = cur.varint();
     const keyLength = cur.varint();
     rec.keyIsNull = keyLength === -1;
+    rec.keyLength = keyLength;
+    rec.keyStart = cur.pos;
     cur.skipBytes(keyLength, 'key');
-    cur.skipBytes(cur.varint(), 'value');
+    rec.valueLength = cur.varint();
+    rec.valueStart = cur.pos;
+    cur.skipBytes(rec.valueLength, 'value');
     const headerCount = cur.varint();
     if (headerCount < 0) throw new RecordWalkError(`record ${i}: invalid header count ${headerCount}`);
+    rec.headerCount = headerCount;
+    rec.headersStart = cur.pos;
     for (let h = 0; h < headerCount; h++) {
       const headerKeyLength = cur.varint();
       if (headerKeyLength < 0) throw new RecordWalkError(`record ${i}: null or negative header key length ${headerKeyLength}`);
@@ -57,6 +89,23 @@ export function walkRecords(data: Buffer, start: number, end: number, count: num
     visit(rec);
   }
   if (cur.pos !== end) throw new RecordWalkError(`batch has ${end - cur.pos} bytes after its ${count} records`);
+}
+
+/** The headers of a walked record (`data` is the buffer it was walked in), keys as UTF-8, values sliced out. */
+export function walkedRecordHeaders(data: Buffer, r: WalkedRecord): { key: string; value: Buffer | null }[] {
+  const headers: { key: string; value: Buffer | null }[] = new Array(r.headerCount);
+  if (r.headerCount === 0) return headers;
+  // The walk checked every length already; this only slices.
+  const cur = new Cursor(data, r.headersStart, data.length);
+  for (let h = 0; h < r.headerCount; h++) {
+    const keyLength = cur.varint();
+    const key = data.toString('utf8', cur.pos, cur.pos + keyLength);
+    cur.pos += keyLength;
+    const valueLength = cur.varint();
+    headers[h] = { key, value: valueLength < 0 ? null : data.subarray(cur.pos, cur.pos + valueLength) };
+    if (valueLength > 0) cur.pos += valueLength;
+  }
+  return headers;
 }
 
 /** Bounds-checked reads inside [pos, end); every overrun is a RecordWalkError. */
@@ -83,18 +132,25 @@ class Cursor {
     throw new RecordWalkError('varint longer than 5 bytes');
   }
 
-  /** A zigzag varlong as a number (exact up to 2^53, which is all a timestamp delta needs). */
+  /** A zigzag varlong as a number: exact arithmetic up to 7 bytes (49 bits), BigInt past that as Reader.varlong. */
   varlong(): number {
+    const start = this.pos;
     let z = 0;
     let scale = 1;
     for (let i = 0; i < 10; i++) {
       if (this.pos >= this.end) throw new RecordWalkError('record truncated in a varlong');
       const b = this.buf[this.pos++]!;
       z += (b & 0x7f) * scale;
-      if ((b & 0x80) === 0) return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+      if ((b & 0x80) === 0) return i < 7 ? (z % 2 === 0 ? z / 2 : -(z + 1) / 2) : this.#bigVarlong(start, i + 1);
       scale *= 128;
     }
     throw new RecordWalkError('varlong longer than 10 bytes');
+  }
+
+  #bigVarlong(start: number, length: number): number {
+    let z = 0n;
+    for (let i = 0; i < length; i++) z |= BigInt(this.buf[start + i]! & 0x7f) << BigInt(7 * i);
+    return Number((z >> 1n) ^ -(z & 1n));
   }
 
   /** Skips a length-prefixed field; -1 is null. */

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crc32c } from '@node-rs/crc32';
 import { CorruptDataError } from '@gregor/common';
-import { BatchOffsets } from '@gregor/protocol';
-import { splitBatches } from './batch-scan.js';
+import { BatchOffsets, splitBatches } from '@gregor/protocol';
 import { makeBatch, simpleBatch } from './test-batches.js';
 
 describe('batch scanning', () => {
@@ -15,8 +14,8 @@ describe('batch scanning', () => {
     const b = simpleBatch(3);
     const headers = splitBatches(Buffer.concat([a, b]));
     expect(headers).toHaveLength(2);
-    expect(headers[0]).toMatchObject({ position: 0, size: a.length, lastOffsetDelta: 1, recordCount: 2, firstTimestamp: 1000, maxTimestamp: 1005, magic: 2 });
-    expect(headers[1]).toMatchObject({ position: a.length, size: b.length, recordCount: 3 });
+    expect(headers[0]).toMatchObject({ position: 0, sizeInBytes: a.length, lastOffsetDelta: 1, recordCount: 2, firstTimestamp: 1000, maxTimestamp: 1005, magic: 2 });
+    expect(headers[1]).toMatchObject({ position: a.length, sizeInBytes: b.length, recordCount: 3 });
   });
 
   it('rejects a bad CRC, a wrong magic and a torn tail', () => {

@@ -1,0 +1,128 @@
+import { Attributes, BatchOffsets, computeBatchCrc, DEFAULT_MAX_DECOMPRESSED_BYTES, splitBatches, type BatchHeader } from '@gregor/protocol';
+import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
+import type { LogConfig } from './log-config.js';
+import { validateProducerBatch, type RecordValidationConfig } from './log-validator.js';
+import { NO_PRODUCER_ID } from './producer-state.js';
+
+/**
+ * What an append checks and rewrites before PartitionLog writes it (Kafka's Log.analyzeAndValidateRecords and
+ * LogValidator): pure functions of the batches, the config and the log end offset; the log does the writing.
+ */
+
+/** A leader append planned: the batches with offsets assigned from `firstOffset`, nothing written yet. */
+export interface LeaderAppendPlan {
+  assigned: BatchHeader[];
+  firstOffset: number;
+  lastOffset: number;
+  maxTimestamp: number;
+  /** The leader's clock for LogAppendTime topics, else -1. */
+  logAppendTimeMs: number;
+}
+
+export function recordValidationConfig(c: LogConfig): RecordValidationConfig {
+  return {
+    timestampType: c.messageTimestampType ?? 'CreateTime',
+    timestampDifferenceMaxMs: c.messageTimestampDifferenceMaxMs ?? Number.MAX_SAFE_INTEGER,
+    compacted: c.compact ?? false,
+    maxDecompressedBytes: Math.max(c.maxMessageBytes, DEFAULT_MAX_DECOMPRESSED_BYTES),
+  };
+}
+
+function checkSegmentBytes(bytes: number, config: LogConfig): void {
+  if (bytes > config.segmentBytes) {
+    throw new GregorError(ErrorCode.RECORD_LIST_TOO_LARGE, `${bytes} bytes of batches exceed segment.bytes ${config.segmentBytes}`);
+  }
+}
+
+/**
+ * Validates a producer's batches (one scan of the headers, then every record walked, before anything is written)
+ * and assigns offsets from `firstOffset` in the headers it returns; the bytes are not touched (stampLeaderAppend).
+ */
+export function planLeaderAppend(records: Buffer, leaderEpoch: number, firstOffset: number, config: LogConfig, nowMs: number): LeaderAppendPlan {
+  const batches = splitBatches(records);
+  for (const [i, b] of batches.entries()) {
+    if (b.sizeInBytes > config.maxMessageBytes) {
+      throw new GregorError(ErrorCode.MESSAGE_TOO_LARGE, `batch of ${b.sizeInBytes} bytes exceeds max.message.bytes ${config.maxMessageBytes}`);
+    }
+    if (b.recordCount <= 0 || b.lastOffsetDelta !== b.recordCount - 1) {
+      throw new CorruptDataError(`batch ${i}: record count ${b.recordCount} does not match lastOffsetDelta ${b.lastOffsetDelta}`);
+    }
+    if (b.producerId !== NO_PRODUCER_ID && b.baseSequence < 0) {
+      throw new GregorError(ErrorCode.INVALID_RECORD, `batch ${i}: producer id ${b.producerId} with invalid base sequence ${b.baseSequence}`);
+    }
+  }
+  checkSegmentBytes(records.length, config);
+  const validation = recordValidationConfig(config);
+  // Every record is walked before anything is written (Kafka's LogValidator), so a header's claims
+  // (record count, max timestamp) are what the records hold.
+  const trueMaxTimestamps = batches.map((b, i) => validateProducerBatch(records, b, i, nowMs, validation).maxTimestamp);
+  const logAppendTimeMs = validation.timestampType === 'LogAppendTime' ? nowMs : -1;
+  const recordTotal = batches.reduce((n, b) => n + b.recordCount, 0);
+  // Compared as a difference: firstOffset + recordTotal itself may round above 2^53.
+  if (recordTotal - 1 > Number.MAX_SAFE_INTEGER - firstOffset) {
+    throw new GregorError(ErrorCode.INVALID_RECORD, `appending ${recordTotal} records at offset ${firstOffset} would pass 2^53 - 1, the largest offset gregor keeps exactly`);
+  }
+  let next = firstOffset;
+  let maxTimestamp = -1;
+  const assigned = batches.map((b, i) => {
+    const a: BatchHeader = { ...b, baseOffset: next, lastOffset: next + b.lastOffsetDelta, partitionLeaderEpoch: leaderEpoch };
+    if (logAppendTimeMs >= 0) a.maxTimestamp = logAppendTimeMs;
+    else if (trueMaxTimestamps[i]! !== b.maxTimestamp && trueMaxTimestamps[i]! >= 0) a.maxTimestamp = trueMaxTimestamps[i]!;
+    next = a.lastOffset + 1;
+    maxTimestamp = Math.max(maxTimestamp, a.maxTimestamp);
+    return a;
+  });
+  return { assigned, firstOffset, lastOffset: next - 1, maxTimestamp, logAppendTimeMs };
+}
+
+/**
+ * Writes a plan into `out` (the request's bytes or a copy): baseOffset and partitionLeaderEpoch (outside the CRC),
+ * and LogAppendTime or a corrected max timestamp (inside it, so the CRC is recomputed).
+ */
+export function stampLeaderAppend(out: Buffer, plan: LeaderAppendPlan, leaderEpoch: number): void {
+  for (const a of plan.assigned) {
+    out.writeBigInt64BE(BigInt(a.baseOffset), a.position + BatchOffsets.baseOffset);
+    out.writeInt32BE(leaderEpoch, a.position + BatchOffsets.partitionLeaderEpoch);
+    const batch = out.subarray(a.position, a.position + a.sizeInBytes);
+    if (plan.logAppendTimeMs >= 0) stampLogAppendTime(batch, a, plan.logAppendTimeMs);
+    // A producer's wrong max timestamp is corrected, as Kafka's setMaxTimestamp does (the time index and retention trust it).
+    else if (a.maxTimestamp !== Number(batch.readBigInt64BE(BatchOffsets.maxTimestamp))) stampMaxTimestamp(batch, a.maxTimestamp);
+  }
+}
+
+/** LogAppendTime: set the timestamp-type bit and maxTimestamp, both inside the CRC, so the CRC is recomputed. */
+function stampLogAppendTime(batch: Buffer, header: BatchHeader, nowMs: number): void {
+  header.attributes |= Attributes.timestampTypeLogAppend;
+  header.maxTimestamp = nowMs;
+  batch.writeInt16BE(header.attributes, BatchOffsets.attributes);
+  batch.writeBigInt64BE(BigInt(nowMs), BatchOffsets.maxTimestamp);
+  batch.writeUInt32BE(computeBatchCrc(batch, 0, batch.length), BatchOffsets.crc);
+}
+
+/** CreateTime: the batch's max timestamp as its records hold it; inside the CRC, so the CRC is recomputed. */
+function stampMaxTimestamp(batch: Buffer, maxTimestamp: number): void {
+  batch.writeBigInt64BE(BigInt(maxTimestamp), BatchOffsets.maxTimestamp);
+  batch.writeUInt32BE(computeBatchCrc(batch, 0, batch.length), BatchOffsets.crc);
+}
+
+/**
+ * A follower's fetched batches, scanned once: whole batches only (a partial last one is left out, Kafka's
+ * trimInvalidBytes), the first at or above the LEO, the rest contiguous. Null when no batch is whole.
+ */
+export function checkFollowerAppend(fetched: Buffer, logEndOffset: number, config: LogConfig): { records: Buffer; batches: BatchHeader[] } | null {
+  const batches = fetched.length === 0 ? [] : splitBatches(fetched, { allowPartialTail: true });
+  if (batches.length === 0) return null;
+  const last = batches.at(-1)!;
+  const records = fetched.subarray(0, last.position + last.sizeInBytes);
+  const first = batches[0]!;
+  if (first.baseOffset < logEndOffset) {
+    throw new GregorError(ErrorCode.OFFSET_OUT_OF_RANGE, `follower append at ${first.baseOffset} is below the log end offset ${logEndOffset}`);
+  }
+  for (let i = 1; i < batches.length; i++) {
+    if (batches[i]!.baseOffset !== batches[i - 1]!.lastOffset + 1) {
+      throw new CorruptDataError(`batch ${i} starts at ${batches[i]!.baseOffset}, expected ${batches[i - 1]!.lastOffset + 1}`);
+    }
+  }
+  checkSegmentBytes(records.length, config);
+  return { records, batches };
+}
