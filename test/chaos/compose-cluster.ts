@@ -15,8 +15,26 @@ import { useDockerEngine } from './docker-env.js';
 const HTTP_TOKEN = `chaos-${process.pid}`;
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SERVICES = ['zk1', 'zk2', 'zk3', 'broker1', 'broker2', 'broker3'];
 const CONSUMERS = ['consumer1', 'consumer2'];
+
+/** Which cluster of compose.yaml: the default one, or the `secure` profile's (SASL_SSL, ACLs). */
+interface Layout {
+  files: string[];
+  services: string[];
+  /** Infix of the host-port variables: GREGOR_<infix>BROKER1_PORT ... */
+  portVar: '' | 'SECURE_';
+  environment: Record<string, string>;
+  /** --profile: Compose v1 enables a named service's profile but not its dependencies' (secure-users' ZooKeeper). */
+  profiles: string[];
+}
+
+const DEFAULT_LAYOUT = (): Layout => ({
+  files: ['compose.yaml', 'test/chaos/compose.chaos.yaml'],
+  services: ['zk1', 'zk2', 'zk3', 'broker1', 'broker2', 'broker3'],
+  portVar: '',
+  environment: {},
+  profiles: [],
+});
 
 /** Minimal view of dockerode's Container that the faults use. */
 interface DockerContainer {
@@ -59,26 +77,46 @@ export class ComposeCluster {
    * `docker-compose up` of compose.yaml + test/chaos/compose.chaos.yaml (ZooKeeper and brokers), waiting for
    * every healthcheck. The consumer services (group `consumerGroup` on `consumerTopic`) start with startConsumers().
    */
-  static async start(project: string, consumerTopic: string): Promise<ComposeCluster> {
+  static start(project: string, consumerTopic: string): Promise<ComposeCluster> {
+    return ComposeCluster.#locked(project, consumerTopic, DEFAULT_LAYOUT());
+  }
+
+  /**
+   * The `secure` profile's cluster (secure-zk1..3, the secure-users job, secure-broker1..3 with SASL_SSL on
+   * brokerPorts) with compose.yaml + test/chaos/compose.secure-chaos.yaml; `secretsDir` holds what
+   * scripts/secure-certs.sh made. Services are named secure-brokerN, secure-zkN.
+   */
+  static startSecure(project: string, secretsDir: string): Promise<ComposeCluster> {
+    return ComposeCluster.#locked(project, 'unused', {
+      files: ['compose.yaml', 'test/chaos/compose.secure-chaos.yaml'],
+      services: ['secure-zk1', 'secure-zk2', 'secure-zk3', 'secure-broker1', 'secure-broker2', 'secure-broker3'],
+      portVar: 'SECURE_',
+      environment: { GREGOR_SECRETS_DIR: secretsDir },
+      profiles: ['secure'],
+    });
+  }
+
+  static async #locked(project: string, consumerTopic: string, layout: Layout): Promise<ComposeCluster> {
     useDockerEngine();
     await acquireComposeLock();
     try {
       removeLeftoverProjects();
-      return await ComposeCluster.#start(project, consumerTopic);
+      return await ComposeCluster.#start(project, consumerTopic, layout);
     } catch (err) {
       // Whatever part of the project came up must not outlive the failed start.
-      spawnSync('docker-compose', ['-p', project, '-f', 'compose.yaml', '-f', 'test/chaos/compose.chaos.yaml', 'down', '-v', '--timeout', '0'], { cwd: REPO, stdio: 'ignore', timeout: 120_000 });
+      spawnSync('docker-compose', ['-p', project, ...layout.files.flatMap((f) => ['-f', f]), ...layout.profiles.flatMap((p) => ['--profile', p]), 'down', '-v', '--timeout', '0'], { cwd: REPO, stdio: 'ignore', timeout: 120_000, env: { ...process.env, ...layout.environment } });
       releaseComposeLock();
       throw err;
     }
   }
 
-  static async #start(project: string, consumerTopic: string): Promise<ComposeCluster> {
+  static async #start(project: string, consumerTopic: string, layout: Layout): Promise<ComposeCluster> {
     buildImages();
     const { DockerComposeEnvironment, Wait } = await import('testcontainers');
     const ports = await freePorts(11);
     const group = `${consumerTopic}-group`;
     const environment: Record<string, string> = {
+      ...layout.environment,
       GREGOR_CONSUMER1_PORT: String(ports[9]),
       GREGOR_CONSUMER2_PORT: String(ports[10]),
       GREGOR_CONSUMER_GROUP: group,
@@ -86,21 +124,22 @@ export class ComposeCluster {
       GREGOR_HTTP_TOKEN: HTTP_TOKEN,
     };
     for (let i = 0; i < 3; i++) {
-      environment[`GREGOR_BROKER${i + 1}_PORT`] = String(ports[i]);
-      environment[`GREGOR_HTTP${i + 1}_PORT`] = String(ports[3 + i]);
-      environment[`GREGOR_ZK${i + 1}_PORT`] = String(ports[6 + i]);
+      environment[`GREGOR_${layout.portVar}BROKER${i + 1}_PORT`] = String(ports[i]);
+      environment[`GREGOR_${layout.portVar}HTTP${i + 1}_PORT`] = String(ports[3 + i]);
+      environment[`GREGOR_${layout.portVar}ZK${i + 1}_PORT`] = String(ports[6 + i]);
     }
-    let compose = new DockerComposeEnvironment(REPO, ['compose.yaml', 'test/chaos/compose.chaos.yaml'])
+    let compose = new DockerComposeEnvironment(REPO, layout.files)
       .withProjectName(project)
       .withEnvironment(environment)
       .withDefaultWaitStrategy(Wait.forHealthCheck())
+      .withProfiles(...layout.profiles)
       .withStartupTimeout(120_000);
     // Compose v1 (docker-compose, the only one on Debian bookworm) when it is there, else `docker compose`.
     if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0) {
       compose = compose.withClientOptions({ executable: { standalone: true, executablePath: 'docker-compose' } });
     }
-    const env = await compose.up(SERVICES);
-    const containers = await projectContainers(project, SERVICES);
+    const env = await compose.up(layout.services);
+    const containers = await projectContainers(project, layout.services);
     const zk = new ZkSession({
       connectString: ports.slice(6, 9).map((p) => `127.0.0.1:${p}`).join(','),
       sessionTimeoutMs: 10_000,
@@ -215,7 +254,7 @@ async function projectContainers(project: string, services: string[]): Promise<M
 
 /**
  * Removes what earlier test runs that were killed left behind: containers, networks and volumes of the test
- * projects (gregorchaos<pid>, gregorjepsen<pid>) whose worker process is gone. Called holding the compose lock,
+ * projects (gregorchaos<pid>, gregorjepsen<pid>, gregorsecure<pid>) whose worker process is gone. Called holding the compose lock,
  * so no live run's cluster can be among them; leftovers would otherwise hold CPU and memory and make the
  * next cluster's health checks fail.
  */
@@ -229,7 +268,7 @@ function removeLeftoverProjects(): void {
     return r.stdout.split('\n').filter(Boolean).map((line) => line.split(' ') as [string, string]);
   };
   const stale = (project: string) => {
-    const m = /^gregor(?:chaos|jepsen)(\d+)$/.exec(project);
+    const m = /^gregor(?:chaos|jepsen|secure)(\d+)$/.exec(project);
     if (!m) return false;
     try {
       process.kill(Number(m[1]), 0);

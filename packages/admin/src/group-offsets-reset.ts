@@ -33,7 +33,7 @@ const INACTIVE_STATES = new Set(['Empty', 'Dead']);
 
 /** Whether the group has a node under /consumers (a ZooKeeper-kind group). */
 export async function isZooKeeperGroup(zk: KafkaZkClient, group: string): Promise<boolean> {
-  return (await zk.zk.exists(consumerGroupPath(group))) !== null;
+  return zk.consumerGroupExists(group);
 }
 
 /**

@@ -1,9 +1,7 @@
 import type { KafkaServer, RequestEvent } from '@gregor/broker';
-import type { FetchRequest, FetchResponse, ProduceRequest, ProduceResponse } from '@gregor/protocol';
+import { ApiKey, type FetchRequest, type FetchResponse, type ProduceRequest, type ProduceResponse } from '@gregor/protocol';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-const PRODUCE_KEY = 0;
-const FETCH_KEY = 1;
 /** RecordBatch v2: batchLength at 8 (counts the bytes after offset 12), recordsCount at 57. */
 const BATCH_LENGTH_AT = 8;
 const RECORDS_COUNT_AT = 57;
@@ -266,8 +264,8 @@ export class BrokerMetrics {
     this.#requestSeconds.observe({ api: e.api }, e.durationMs / 1000);
     this.#requestBytes.inc({ api: e.api }, e.requestBytes);
     this.#responseBytes.inc({ api: e.api }, e.responseBytes);
-    if (e.apiKey === PRODUCE_KEY) this.#onProduce(e.request as ProduceRequest, e.response as ProduceResponse | null);
-    else if (e.apiKey === FETCH_KEY && e.response) this.#onFetch(e.request as FetchRequest, e.response as FetchResponse);
+    if (e.apiKey === ApiKey.Produce) this.#onProduce(e.request as ProduceRequest, e.response as ProduceResponse | null);
+    else if (e.apiKey === ApiKey.Fetch && e.response) this.#onFetch(e.request as FetchRequest, e.response as FetchResponse);
   }
 
   /** Counts what was appended: partitions answered without error (every partition for acks=0, which gets no answer). */

@@ -1,5 +1,5 @@
 import { errorName } from '@gregor/common';
-import type { KafkaServer, PartitionState } from '@gregor/broker';
+import type { KafkaServer, CachedPartitionState } from '@gregor/broker';
 import { ListOffsets, ListOffsetsTimestamp, type ListOffsetsResponse } from '@gregor/protocol';
 import type { LeaderConnections } from './leader-connections.js';
 
@@ -26,7 +26,7 @@ export async function readPartitionOffsets(
   server: KafkaServer,
   leaders: LeaderConnections,
   topic: string,
-  states: readonly PartitionState[],
+  states: readonly CachedPartitionState[],
 ): Promise<Map<number, PartitionOffsets>> {
   const result = new Map<number, PartitionOffsets>();
   const remote = new Map<number, number[]>();

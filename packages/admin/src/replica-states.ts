@@ -1,4 +1,4 @@
-import type { KafkaServer, PartitionState } from '@gregor/broker';
+import type { KafkaServer, CachedPartitionState } from '@gregor/broker';
 import type { PartitionOffsets } from './partition-offsets.js';
 
 /** One replica of a partition: its log end and high watermark as far as this broker knows them. */
@@ -21,7 +21,7 @@ export interface ReplicaState {
  * offsets (asked over the wire) and this broker's own replica; other followers' LEOs are null
  * (`source: 'partial'`): ask the leader's admin API for them.
  */
-export function replicaStates(server: KafkaServer, topic: string, s: PartitionState, leaderOffsets: PartitionOffsets | undefined): { source: 'leader' | 'partial'; replicas: ReplicaState[] } {
+export function replicaStates(server: KafkaServer, topic: string, s: CachedPartitionState, leaderOffsets: PartitionOffsets | undefined): { source: 'leader' | 'partial'; replicas: ReplicaState[] } {
   const now = Date.now();
   const local = server.replicaManager.getPartition(topic, s.partition);
   const alive = (id: number) => server.metadataCache.isBrokerAlive(id);

@@ -1,5 +1,5 @@
 import { ErrorCode, INTERNAL_TOPICS, topicNameProblem } from '@gregor/common';
-import type { KafkaServer, PartitionState } from '@gregor/broker';
+import type { KafkaServer, CachedPartitionState } from '@gregor/broker';
 import { AdminError, fromKafkaError } from './errors.js';
 import type { LeaderConnections } from './leader-connections.js';
 import { readPartitionOffsets, type PartitionOffsets } from './partition-offsets.js';
@@ -83,7 +83,7 @@ export async function describeTopic(server: KafkaServer, leaders: LeaderConnecti
 }
 
 /** The broker caches the overrides of the topics it hosts; for the others ZooKeeper has them. */
-async function topicOverrides(server: KafkaServer, name: string, states: readonly PartitionState[]): Promise<Record<string, string>> {
+async function topicOverrides(server: KafkaServer, name: string, states: readonly CachedPartitionState[]): Promise<Record<string, string>> {
   if (states.some((s) => server.replicaManager.getPartition(name, s.partition))) return server.topicConfigs.overrides(name);
   return server.zk.getTopicConfig(name);
 }

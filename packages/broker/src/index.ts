@@ -13,7 +13,7 @@ export {
 } from './config/broker-config.js';
 export { parseProperties } from './config/properties.js';
 export { topicConfigNames, topicConfigDocs, validateTopicConfig } from './config/topic-config.js';
-export { MetadataCache, type LiveBroker, type PartitionState } from './metadata/metadata-cache.js';
+export { MetadataCache, type LiveBroker, type CachedPartitionState } from './metadata/metadata-cache.js';
 export { Partition } from './cluster/partition.js';
 export { ReplicaManager } from './cluster/replica-manager.js';
 export { renderConfigurationDoc } from './config/config-docs.js';

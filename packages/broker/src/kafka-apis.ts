@@ -1,11 +1,19 @@
 import type { Logger } from '@gregor/common';
 import {
+  allApis,
+  ApiKey,
   decodeRequestFrame,
   encodeApiVersionsUnsupportedVersion,
   encodeResponseFrame,
+  getApi,
+  supportedApiVersions,
   UnsupportedVersionError,
   type ApiDefinition,
+  type ApiKeyValue,
+  type ApiRequestOf,
+  type ApiResponseOf,
   type RequestHeader,
+  type SupportedApiVersion,
 } from '@gregor/protocol';
 import type { ConnectionInfo } from './network/socket-server.js';
 
@@ -32,12 +40,13 @@ export interface RequestEvent {
 /** Returns the response, or null when the request gets none (acks=0 produce). */
 export type ApiHandler<Req, Res> = (request: Req, ctx: RequestContext) => Promise<Res | null> | Res | null;
 
-const API_VERSIONS_KEY = 18;
 /** Controller-to-broker APIs (and ApiVersions) are served while the broker is still starting. */
-const CONTROL_PLANE_KEYS = new Set([API_VERSIONS_KEY, 4 /* LeaderAndIsr */, 5 /* StopReplica */, 6 /* UpdateMetadata */, 7 /* ControlledShutdown */]);
+const CONTROL_PLANE_KEYS: ReadonlySet<number> = new Set([ApiKey.ApiVersions, ApiKey.LeaderAndIsr, ApiKey.StopReplica, ApiKey.UpdateMetadata, ApiKey.ControlledShutdown]);
 
 /**
  * Routes each request frame to the handler of its API (Kafka's KafkaApis, but one file per API).
+ * Handlers register against protocol's API table (its ApiKey and version ranges); the broker serves
+ * exactly that table and answers ApiVersions from it, so `checkServesTable` refuses a gap.
  * An unknown API key, a version outside the supported range (other than ApiVersions) or a body
  * that does not parse throws, and the socket server closes that connection — as Kafka does.
  */
@@ -65,8 +74,24 @@ export class KafkaApis {
     this.#open();
   }
 
-  register<Req, Res>(api: ApiDefinition<Req, Res>, handle: ApiHandler<Req, Res>): void {
-    this.#handlers.set(api.apiKey, { api: api as ApiDefinition<unknown, unknown>, handle: handle as ApiHandler<unknown, unknown> });
+  /** Serves the API with this key of protocol's table, in the table's version range. */
+  register<K extends ApiKeyValue>(apiKey: K, handle: ApiHandler<ApiRequestOf<K>, ApiResponseOf<K>>): void {
+    const api = getApi(apiKey) as ApiDefinition<unknown, unknown>;
+    if (this.#handlers.has(apiKey)) throw new Error(`${api.name} already has a handler`);
+    this.#handlers.set(apiKey, { api, handle: handle as ApiHandler<unknown, unknown> });
+  }
+
+  /** The APIs of protocol's table that have no handler here, by name. */
+  unhandledApis(): string[] {
+    return allApis()
+      .filter((api) => !this.#handlers.has(api.apiKey))
+      .map((api) => api.name);
+  }
+
+  /** Throws unless every API of the table has a handler: ApiVersions must never advertise an API the broker would not answer. */
+  checkServesTable(): void {
+    const missing = this.unhandledApis();
+    if (missing.length > 0) throw new Error(`no handler for ${missing.join(', ')}`);
   }
 
   /** Puts a layer around a registered handler (authorization): the wrapper decides whether and how the handler runs. */
@@ -76,11 +101,9 @@ export class KafkaApis {
     registered.handle = wrapper(registered.handle as ApiHandler<Req, Res>) as ApiHandler<unknown, unknown>;
   }
 
-  /** The APIs this broker serves, with their version ranges (the ApiVersions answer). */
-  supportedApis(): { apiKey: number; minVersion: number; maxVersion: number }[] {
-    return [...this.#handlers.values()]
-      .map(({ api }) => ({ apiKey: api.apiKey, minVersion: api.minVersion, maxVersion: api.maxVersion }))
-      .sort((a, b) => a.apiKey - b.apiKey);
+  /** The APIs this broker serves, with their version ranges (the ApiVersions answer): protocol's table. */
+  supportedApis(): SupportedApiVersion[] {
+    return supportedApiVersions();
   }
 
   handleFrame = (frame: Buffer, conn: ConnectionInfo): Promise<Buffer[] | null> | Buffer[] | null => {
@@ -88,7 +111,7 @@ export class KafkaApis {
     try {
       decoded = decodeRequestFrame(frame, (apiKey) => this.#handlers.get(apiKey)?.api);
     } catch (err) {
-      if (err instanceof UnsupportedVersionError && err.header.apiKey === API_VERSIONS_KEY) {
+      if (err instanceof UnsupportedVersionError && err.header.apiKey === ApiKey.ApiVersions) {
         return encodeApiVersionsUnsupportedVersion(err.header.correlationId, err.api.minVersion, err.api.maxVersion);
       }
       throw err;

@@ -50,7 +50,7 @@ export function listGroups(zk: KafkaZkClient): Promise<string[]> {
  */
 export async function describeGroup(zk: KafkaZkClient, group: string, endOffsets?: EndOffsetsReader): Promise<GroupDescription | null> {
   const base = consumerGroupPath(group);
-  if (!(await zk.zk.exists(base))) return null;
+  if (!(await zk.consumerGroupExists(group))) return null;
   const ids = await zk.getChildrenOrEmpty(`${base}/ids`);
   const registrations = await Promise.all(ids.map((id) => zk.getConsumerRegistration(group, id)));
   const members: GroupMember[] = ids.flatMap((id, i) => {

@@ -1,4 +1,4 @@
-import { topicPath, type KafkaZkClient, type ZkWatcher } from '@gregor/zookeeper';
+import { type KafkaZkClient, type ZkWatcher } from '@gregor/zookeeper';
 import type { BrokerEndpoint } from './metadata-channel.js';
 import { threadIdsPerTopic, topicCountOf, type ConsumerThreadId, type TopicCount } from './topic-count.js';
 
@@ -32,7 +32,7 @@ export function myTopicThreadIds(count: TopicCount, allTopics: readonly string[]
 export async function partitionsOfTopic(zk: KafkaZkClient, topic: string, watcher?: ZkWatcher): Promise<number[]> {
   const node = await zk.getTopicAssignment(topic, watcher);
   // A topic that does not exist yet: watch for its creation instead.
-  if (!node && watcher) await zk.zk.exists(topicPath(topic), watcher);
+  if (!node && watcher) await zk.topicExists(topic, watcher);
   return node ? [...node.assignment.partitions.keys()].sort((a, b) => a - b) : [];
 }
 

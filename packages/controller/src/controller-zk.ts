@@ -1,13 +1,9 @@
+import type { PartitionState } from '@gregor/common';
 import type { TopicAssignment } from '@gregor/zookeeper';
 import type { ControllerBrokerInfo } from './controller-context.js';
 
-/** The partition state znode's content (Kafka's /brokers/topics/T/partitions/P/state). */
-export interface PartitionStateData {
-  controllerEpoch: number;
-  leader: number;
-  leaderEpoch: number;
-  isr: number[];
-}
+/** The partition state znode's content (Kafka's /brokers/topics/T/partitions/P/state): the house's one PartitionState. */
+export type PartitionStateData = PartitionState;
 
 export interface ElectionOutcome {
   elected: boolean;
@@ -54,11 +50,11 @@ export interface ControllerZk {
   deleteTopicZnodes(topic: string, controllerEpochZkVersion: number): Promise<void>;
   /** /admin/preferred_replica_election: partitions to move back to their preferred leader, or null. */
   getPreferredReplicaElection(watch?: () => void): Promise<{ topic: string; partition: number }[] | null>;
-  deletePreferredReplicaElection(): Promise<void>;
+  deletePreferredReplicaElection(controllerEpochZkVersion: number): Promise<void>;
   /** /admin/reassign_partitions: target replicas per partition, or null. */
   getPartitionReassignment(watch?: () => void): Promise<{ topic: string; partition: number; replicas: number[] }[] | null>;
   /** Rewrites /admin/reassign_partitions with what is still pending (deletes it when nothing is). */
-  setPartitionReassignment(pending: { topic: string; partition: number; replicas: number[] }[]): Promise<void>;
+  setPartitionReassignment(pending: { topic: string; partition: number; replicas: number[] }[], controllerEpochZkVersion: number): Promise<void>;
   /** Replaces a topic's replica assignment (version 2, with adding/removing replicas), fenced on the controller epoch. */
   writeTopicAssignment(topic: string, assignment: TopicAssignment, controllerEpochZkVersion: number): Promise<void>;
   getIsrChangeNotifications(watch?: () => void): Promise<{ name: string; partitions: { topic: string; partition: number }[] }[]>;

@@ -220,14 +220,16 @@ export class FakeControllerZk implements ControllerZk {
     });
   }
 
-  removeTopicDeletionMarker(topic: string): Promise<void> {
+  removeTopicDeletionMarker(topic: string, controllerEpochZkVersion: number): Promise<void> {
     return this.#op('removeTopicDeletionMarker', [topic], () => {
+      this.#fence(controllerEpochZkVersion);
       if (this.deletionMarkers.delete(topic)) this.#fire('deletions');
     });
   }
 
-  deleteTopicZnodes(topic: string): Promise<void> {
+  deleteTopicZnodes(topic: string, controllerEpochZkVersion: number): Promise<void> {
     return this.#op('deleteTopicZnodes', [topic], () => {
+      this.#fence(controllerEpochZkVersion);
       for (const p of this.topics.get(topic)?.partitions.keys() ?? []) this.states.delete(tpKey(topic, p));
       this.topics.delete(topic);
       this.topicConfigs.delete(topic);
@@ -245,8 +247,9 @@ export class FakeControllerZk implements ControllerZk {
     });
   }
 
-  deletePreferredReplicaElection(): Promise<void> {
+  deletePreferredReplicaElection(controllerEpochZkVersion: number): Promise<void> {
     return this.#op('deletePreferredReplicaElection', [], () => {
+      this.#fence(controllerEpochZkVersion);
       this.preferredElection = null;
       this.#fire('preferred');
     });
@@ -259,8 +262,9 @@ export class FakeControllerZk implements ControllerZk {
     });
   }
 
-  setPartitionReassignment(pending: { topic: string; partition: number; replicas: number[] }[]): Promise<void> {
+  setPartitionReassignment(pending: { topic: string; partition: number; replicas: number[] }[], controllerEpochZkVersion: number): Promise<void> {
     return this.#op('setPartitionReassignment', [pending], () => {
+      this.#fence(controllerEpochZkVersion);
       this.reassignment = pending.length === 0 ? null : pending.map((r) => ({ ...r, replicas: [...r.replicas] }));
       this.#fire('reassign');
     });
@@ -282,8 +286,9 @@ export class FakeControllerZk implements ControllerZk {
     });
   }
 
-  deleteIsrChangeNotifications(names: string[]): Promise<void> {
+  deleteIsrChangeNotifications(names: string[], controllerEpochZkVersion: number): Promise<void> {
     return this.#op('deleteIsrChangeNotifications', [names], () => {
+      this.#fence(controllerEpochZkVersion);
       for (const n of names) this.isrNotifications.delete(n);
       if (names.length > 0) this.#fire('isrChanges');
     });
@@ -296,8 +301,9 @@ export class FakeControllerZk implements ControllerZk {
     });
   }
 
-  deleteLogDirEventNotifications(names: string[]): Promise<void> {
+  deleteLogDirEventNotifications(names: string[], controllerEpochZkVersion: number): Promise<void> {
     return this.#op('deleteLogDirEventNotifications', [names], () => {
+      this.#fence(controllerEpochZkVersion);
       for (const n of names) this.logDirEvents.delete(n);
       if (names.length > 0) this.#fire('logDirEvents');
     });

@@ -2,10 +2,6 @@ import { CorruptDataError } from '@gregor/common';
 import {
   ZkError,
   ZkErrorCode,
-  deleteTopicsPath,
-  encodeReassignment,
-  preferredReplicaElectionPath,
-  reassignPartitionsPath,
   type KafkaZkClient,
   type TopicAssignment,
 } from '@gregor/zookeeper';
@@ -21,7 +17,7 @@ function tagged(err: unknown): unknown {
   return err;
 }
 
-/** The controller's ZooKeeper access, on Kafka's znodes through KafkaZkClient. */
+/** The controller's ZooKeeper access, on Kafka's znodes through KafkaZkClient; every write and delete is fenced on the controller epoch. */
 export class KafkaZkControllerStore implements ControllerZk {
   readonly #zk: KafkaZkClient;
 
@@ -101,29 +97,28 @@ export class KafkaZkControllerStore implements ControllerZk {
     return this.#zk.getTopicsMarkedForDeletion(watch ? () => watch() : undefined);
   }
 
-  async removeTopicDeletionMarker(topic: string): Promise<void> {
-    await this.#zk.zk.deleteRecursive(deleteTopicsPath(topic));
+  async removeTopicDeletionMarker(topic: string, controllerEpochZkVersion: number): Promise<void> {
+    await this.#zk.deleteTopicDeletionMarker(topic, controllerEpochZkVersion);
   }
 
-  async deleteTopicZnodes(topic: string): Promise<void> {
-    await this.#zk.deleteTopicZnodes(topic);
+  async deleteTopicZnodes(topic: string, controllerEpochZkVersion: number): Promise<void> {
+    await this.#zk.deleteTopicZnodes(topic, controllerEpochZkVersion);
   }
 
   getPreferredReplicaElection(watch?: () => void) {
     return this.#zk.getPreferredReplicaElection(watch ? () => watch() : undefined);
   }
 
-  async deletePreferredReplicaElection(): Promise<void> {
-    await this.#zk.zk.deleteRecursive(preferredReplicaElectionPath);
+  async deletePreferredReplicaElection(controllerEpochZkVersion: number): Promise<void> {
+    await this.#zk.deletePreferredReplicaElection(controllerEpochZkVersion);
   }
 
   getPartitionReassignment(watch?: () => void) {
     return this.#zk.getPartitionReassignment(watch ? () => watch() : undefined);
   }
 
-  async setPartitionReassignment(pending: { topic: string; partition: number; replicas: number[] }[]): Promise<void> {
-    if (pending.length === 0) await this.#zk.zk.deleteRecursive(reassignPartitionsPath);
-    else await this.#zk.zk.setData(reassignPartitionsPath, encodeReassignment(pending));
+  async setPartitionReassignment(pending: { topic: string; partition: number; replicas: number[] }[], controllerEpochZkVersion: number): Promise<void> {
+    await this.#zk.setPartitionReassignment(pending, controllerEpochZkVersion);
   }
 
   async writeTopicAssignment(topic: string, assignment: TopicAssignment, controllerEpochZkVersion: number): Promise<void> {
@@ -139,8 +134,8 @@ export class KafkaZkControllerStore implements ControllerZk {
     return out;
   }
 
-  async deleteIsrChangeNotifications(names: string[]): Promise<void> {
-    await this.#zk.deleteIsrChangeNotifications(names);
+  async deleteIsrChangeNotifications(names: string[], controllerEpochZkVersion: number): Promise<void> {
+    await this.#zk.deleteIsrChangeNotifications(names, controllerEpochZkVersion);
   }
 
   async getLogDirEventNotifications(watch?: () => void) {
@@ -158,7 +153,7 @@ export class KafkaZkControllerStore implements ControllerZk {
     return out;
   }
 
-  async deleteLogDirEventNotifications(names: string[]): Promise<void> {
-    await this.#zk.deleteLogDirEventNotifications(names);
+  async deleteLogDirEventNotifications(names: string[], controllerEpochZkVersion: number): Promise<void> {
+    await this.#zk.deleteLogDirEventNotifications(names, controllerEpochZkVersion);
   }
 }

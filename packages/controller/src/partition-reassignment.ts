@@ -310,6 +310,6 @@ export class PartitionReassignment {
     const pending = await this.#d.zk.getPartitionReassignment();
     if (!pending) return;
     const rest = pending.filter((p) => !shouldRemove(p));
-    if (rest.length !== pending.length) await this.#d.zk.setPartitionReassignment(rest);
+    if (rest.length !== pending.length) await this.#d.zk.setPartitionReassignment(rest, this.#d.ctx.epochZkVersion);
   }
 }

@@ -130,6 +130,6 @@ export class ReplicaLeaderElection {
     if (!partitions) return;
     const result = await this.onPreferredReplicaElection(partitions);
     this.#log.info({ elected: result.elected.length, failed: result.failed.length }, 'preferred replica election requested through ZooKeeper');
-    await this.#zk.deletePreferredReplicaElection();
+    await this.#zk.deletePreferredReplicaElection(this.#ctx.epochZkVersion);
   }
 }

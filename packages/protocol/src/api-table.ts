@@ -40,49 +40,49 @@ import { InitProducerId } from './apis/init-producer-id/index.js';
 
 export type AnyApiDefinition = ApiDefinition<any, any>;
 
-/** Every API gregor speaks, by key: the one list the broker's ApiVersions answer is built from. */
-const API_TABLE: ReadonlyMap<number, AnyApiDefinition> = new Map<number, AnyApiDefinition>(
-  [
-    Produce,
-    Fetch,
-    ListOffsets,
-    Metadata,
-    LeaderAndIsr,
-    StopReplica,
-    UpdateMetadata,
-    ControlledShutdown,
-    OffsetCommit,
-    OffsetFetch,
-    FindCoordinator,
-    JoinGroup,
-    Heartbeat,
-    LeaveGroup,
-    SyncGroup,
-    DescribeGroups,
-    ListGroups,
-    ApiVersions,
-    CreateTopics,
-    DeleteTopics,
-    DeleteRecords,
-    InitProducerId,
-    OffsetsForLeaderEpoch,
-    DescribeLogDirs,
-    CreatePartitions,
-    DescribeConfigs,
-    AlterConfigs,
-    DeleteGroups,
-    ElectLeaders,
-    AlterPartitionReassignments,
-    ListPartitionReassignments,
-    OffsetDelete,
-    IncrementalAlterConfigs,
-    SaslHandshake,
-    SaslAuthenticate,
-    DescribeAcls,
-    CreateAcls,
-    DeleteAcls,
-  ].map((api) => [api.apiKey, api]),
-);
+/** Every API gregor speaks, by Kafka's name: the one list the broker registers handlers against and answers ApiVersions from. */
+const API_DEFINITIONS = {
+  Produce,
+  Fetch,
+  ListOffsets,
+  Metadata,
+  LeaderAndIsr,
+  StopReplica,
+  UpdateMetadata,
+  ControlledShutdown,
+  OffsetCommit,
+  OffsetFetch,
+  FindCoordinator,
+  JoinGroup,
+  Heartbeat,
+  LeaveGroup,
+  SyncGroup,
+  DescribeGroups,
+  ListGroups,
+  SaslHandshake,
+  ApiVersions,
+  CreateTopics,
+  DeleteTopics,
+  DeleteRecords,
+  InitProducerId,
+  OffsetsForLeaderEpoch,
+  DescribeAcls,
+  CreateAcls,
+  DeleteAcls,
+  DescribeConfigs,
+  AlterConfigs,
+  DescribeLogDirs,
+  SaslAuthenticate,
+  CreatePartitions,
+  DeleteGroups,
+  ElectLeaders,
+  IncrementalAlterConfigs,
+  AlterPartitionReassignments,
+  ListPartitionReassignments,
+  OffsetDelete,
+} satisfies Record<ApiName, AnyApiDefinition>;
+
+const API_TABLE: ReadonlyMap<number, AnyApiDefinition> = new Map<number, AnyApiDefinition>(Object.values(API_DEFINITIONS).map((api) => [api.apiKey, api]));
 
 /** Api keys by Kafka's API name. */
 export const ApiKey = {
@@ -126,6 +126,16 @@ export const ApiKey = {
   OffsetDelete: 47,
 } as const;
 
+export type ApiName = keyof typeof ApiKey;
+export type ApiKeyValue = (typeof ApiKey)[ApiName];
+type Definitions = typeof API_DEFINITIONS;
+/** The definition of the API with key K, with its request and response types. */
+export type ApiDefinitionOf<K extends ApiKeyValue> = { [N in ApiName]: (typeof ApiKey)[N] extends K ? Definitions[N] : never }[ApiName];
+export type ApiRequestOf<K extends ApiKeyValue> = ApiDefinitionOf<K> extends ApiDefinition<infer Req, any> ? Req : never;
+export type ApiResponseOf<K extends ApiKeyValue> = ApiDefinitionOf<K> extends ApiDefinition<any, infer Res> ? Res : never;
+
+export function getApi<K extends ApiKeyValue>(apiKey: K): ApiDefinitionOf<K>;
+export function getApi(apiKey: number): AnyApiDefinition | undefined;
 export function getApi(apiKey: number): AnyApiDefinition | undefined {
   return API_TABLE.get(apiKey);
 }

@@ -15,7 +15,19 @@ export {
   type ClientRequestHeader,
   type DecodedRequest,
 } from './framing/frames.js';
-export { ApiKey, getApi, allApis, supportedApiVersions, type AnyApiDefinition, type SupportedApiVersion } from './api-table.js';
+export {
+  ApiKey,
+  getApi,
+  allApis,
+  supportedApiVersions,
+  type AnyApiDefinition,
+  type SupportedApiVersion,
+  type ApiName,
+  type ApiKeyValue,
+  type ApiDefinitionOf,
+  type ApiRequestOf,
+  type ApiResponseOf,
+} from './api-table.js';
 export * from './record-batch/index.js';
 
 export * from './apis/api-versions/index.js';

@@ -1,3 +1,4 @@
+import type { PartitionState } from '@gregor/common';
 /**
  * Kafka's exact znode payloads (kafka.zk.ZkData, 2.4): encoders write what Kafka writes, field order included;
  * decoders accept every version Kafka accepts and throw CorruptDataError naming the znode on anything else.
@@ -206,15 +207,8 @@ export function decodeTopicAssignment(topic: string, data: Buffer | string): Top
 
 // ---- /brokers/topics/<t>/partitions/<p>/state ---------------------------------------------------
 
-/** Kafka's LeaderIsrAndControllerEpoch. */
-export interface PartitionState {
-  /** -1 = no leader (-2 is used internally during deletion). */
-  leader: number;
-  leaderEpoch: number;
-  isr: number[];
-  /** Epoch of the controller that made the last leadership decision. */
-  controllerEpoch: number;
-}
+/** The state znode's content: Kafka's LeaderIsrAndControllerEpoch, one type for the whole house. */
+export type { PartitionState };
 
 export function encodePartitionState(state: PartitionState): Buffer {
   return json({ controller_epoch: state.controllerEpoch, leader: state.leader, version: 1, leader_epoch: state.leaderEpoch, isr: state.isr });

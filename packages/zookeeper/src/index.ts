@@ -1,4 +1,5 @@
 export { ZkClient, type ZkClientOptions } from './zk-client.js';
+export { readZkClusterView, type ZkClusterView } from './zk-cluster-view.js';
 export { ZkSession, type ZkSessionOptions, type NewSessionHandler } from './zk-session.js';
 export { ZkError, ZkErrorCode, zkErrorName, isZkError, isZkConnectionError } from './zk-errors.js';
 export type { ZkStat, ZkCreateMode, ZkData, ZkOp, ZkOpResult, ZkWatchEvent, ZkWatchEventType, ZkWatcher } from './zk-types.js';

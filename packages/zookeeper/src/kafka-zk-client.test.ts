@@ -151,11 +151,71 @@ describe('KafkaZkClient', () => {
     expect(await successor.updatePartitionState('orders', 1, { ...current.state, leaderEpoch: 1 }, current.zkVersion, fresh.epochZkVersion)).toBe(current.zkVersion + 1);
   });
 
+  it('a stale controller cannot delete: topic znodes, deletion markers, notifications and admin requests stay', async () => {
+    const stale = (await kafka.getControllerEpoch())!;
+    await kafka.createTopic('fenced', new Map([[0, [1]]]));
+    await kafka.markTopicForDeletion('fenced');
+    await kafka.markTopicForDeletion('marker-only');
+    const isr = await kafka.createIsrChangeNotification([{ topic: 'fenced', partition: 0 }]);
+    const logDir = await kafka.propagateLogDirEvent(3);
+    await kafka.createPreferredReplicaElection([{ topic: 'fenced', partition: 0 }]);
+    await kafka.createPartitionReassignment([{ topic: 'fenced', partition: 0, replicas: [2] }]);
+    await expect(kafka.createPartitionReassignment([])).rejects.toMatchObject({ zkCode: ZkErrorCode.NODE_EXISTS });
+
+    // another broker becomes controller: the epoch's zkVersion moves on
+    await kafka.zk.deleteRecursive('/controller');
+    const successor = new KafkaZkClient(await zk.client());
+    const fresh = await successor.tryElectController(31);
+    expect(fresh).toMatchObject({ elected: true, epoch: stale.epoch + 1, epochZkVersion: stale.zkVersion + 1 });
+
+    const v = stale.zkVersion;
+    const isrName = isr.split('/').pop()!;
+    const logDirName = logDir.split('/').pop()!;
+    for (const attempt of [
+      () => kafka.deleteTopicZnodes('fenced', v),
+      () => kafka.deleteTopicDeletionMarker('marker-only', v),
+      () => kafka.deleteIsrChangeNotifications([isrName], v),
+      () => kafka.deleteLogDirEventNotifications([logDirName], v),
+      () => kafka.deletePreferredReplicaElection(v),
+      () => kafka.setPartitionReassignment([], v),
+      () => kafka.setPartitionReassignment([{ topic: 'fenced', partition: 0, replicas: [3] }], v),
+    ]) {
+      await expect(attempt()).rejects.toBeInstanceOf(ControllerMovedError);
+    }
+    expect(await kafka.getTopicAssignment('fenced')).not.toBeNull();
+    expect(await kafka.getPartitionIds('fenced')).toEqual([]);
+    expect(await kafka.getTopicsMarkedForDeletion()).toEqual(['fenced', 'marker-only']);
+    expect(await kafka.getIsrChangeNotifications()).toEqual([isrName]);
+    expect(await kafka.getLogDirEventNotifications()).toEqual([logDirName]);
+    expect(await kafka.getPreferredReplicaElection()).toEqual([{ topic: 'fenced', partition: 0 }]);
+    expect(await kafka.getPartitionReassignment()).toEqual([{ topic: 'fenced', partition: 0, replicas: [2] }]);
+
+    // the successor's deletes go through
+    const w = fresh.epochZkVersion;
+    await successor.setPartitionReassignment([{ topic: 'fenced', partition: 0, replicas: [3] }], w);
+    expect(await kafka.getPartitionReassignment()).toEqual([{ topic: 'fenced', partition: 0, replicas: [3] }]);
+    await successor.deleteTopicZnodes('fenced', w);
+    await successor.deleteTopicDeletionMarker('marker-only', w);
+    await successor.deleteIsrChangeNotifications([isrName], w);
+    await successor.deleteLogDirEventNotifications([logDirName], w);
+    await successor.deletePreferredReplicaElection(w);
+    await successor.setPartitionReassignment([], w);
+    expect(await kafka.getTopicAssignment('fenced')).toBeNull();
+    expect(await kafka.getTopicsMarkedForDeletion()).toEqual([]);
+    expect(await kafka.getIsrChangeNotifications()).toEqual([]);
+    expect(await kafka.getLogDirEventNotifications()).toEqual([]);
+    expect(await kafka.getPreferredReplicaElection()).toBeNull();
+    expect(await kafka.getPartitionReassignment()).toBeNull();
+    // deleting what is already gone is fine
+    await successor.deleteTopicZnodes('fenced', w);
+  });
+
   it('topic deletion and ISR change notifications', async () => {
+    const epochZkVersion = (await kafka.getControllerEpoch())!.zkVersion;
     await kafka.markTopicForDeletion('orders');
     await kafka.markTopicForDeletion('orders');
     expect(await kafka.getTopicsMarkedForDeletion()).toEqual(['orders']);
-    await kafka.deleteTopicZnodes('orders');
+    await kafka.deleteTopicZnodes('orders', epochZkVersion);
     expect(await kafka.getAllTopics()).not.toContain('orders');
     expect(await kafka.getTopicsMarkedForDeletion()).toEqual([]);
     expect(await kafka.zk.exists('/config/topics/orders')).toBeNull();
@@ -168,7 +228,7 @@ describe('KafkaZkClient', () => {
     const names = await kafka.getIsrChangeNotifications();
     expect(names).toHaveLength(1);
     expect(await kafka.getIsrChangeNotification(names[0]!)).toEqual([{ topic: 't', partition: 3 }]);
-    await kafka.deleteIsrChangeNotifications(names);
+    await kafka.deleteIsrChangeNotifications(names, epochZkVersion);
     expect(await kafka.getIsrChangeNotifications()).toEqual([]);
     expect(events).toEqual([{ type: 'childrenChanged', path: '/isr_change_notification' }]);
   });
@@ -176,13 +236,14 @@ describe('KafkaZkClient', () => {
   it('log dir event notifications (KIP-112): Kafka JSON in sequential nodes, watched, deleted', async () => {
     const events: ZkWatchEvent[] = [];
     expect(await kafka.getLogDirEventNotifications((e) => void events.push(e))).toEqual([]);
+    const epochZkVersion = (await kafka.getControllerEpoch())!.zkVersion;
     const path = await kafka.propagateLogDirEvent(2);
     expect(path).toMatch(/^\/log_dir_event_notification\/log_dir_event_\d{10}$/);
     expect(JSON.parse((await kafka.zk.getData(path)).data.toString())).toEqual({ version: 1, broker: 2, event: 1 });
     const names = await kafka.getLogDirEventNotifications();
     expect(names).toHaveLength(1);
     expect(await kafka.getLogDirEventNotification(names[0]!)).toEqual({ brokerId: 2, event: 1 });
-    await kafka.deleteLogDirEventNotifications(names);
+    await kafka.deleteLogDirEventNotifications(names, epochZkVersion);
     expect(await kafka.getLogDirEventNotifications()).toEqual([]);
     expect(await kafka.getLogDirEventNotification(names[0]!)).toBeNull();
     expect(events).toEqual([{ type: 'childrenChanged', path: '/log_dir_event_notification' }]);
@@ -252,6 +313,15 @@ describe('KafkaZkClient', () => {
     expect((await kafka.zk.getData(`/config/changes/${added[0]}`)).data.toString()).toBe('{"version":2,"entity_path":"brokers/<default>"}');
     expect(await Promise.all(added.map((n) => kafka.getConfigChangeNotification(n)))).toEqual(['brokers/<default>', 'brokers/3', 'brokers/3', 'topics/orders']);
     expect(await kafka.getConfigChangeNotification('config_change_9999999999')).toBeNull();
+  });
+
+  it('writes a user config on a ZooKeeper no broker has prepared (gregor users before the first broker, as kafka-configs)', async () => {
+    await kafka.zk.deleteRecursive('/config');
+    await kafka.changeUserConfig('admin', { 'SCRAM-SHA-512': 'salt=AA==,stored_key=AA==,server_key=AA==,iterations=4096' });
+    expect(await kafka.getUsers()).toEqual(['admin']);
+    const [note] = await kafka.getConfigChangeNotifications();
+    expect(await kafka.getConfigChangeNotification(note!)).toBe('users/admin');
+    await kafka.ensurePersistentPaths(); // what a starting broker does next finds them in place
   });
 
   it('reports ZooKeeper errors with their codes', async () => {

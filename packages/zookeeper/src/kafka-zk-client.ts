@@ -1,55 +1,33 @@
 import { sleep } from '@gregor/common';
-import type { ZkClient } from './zk-client.js';
 import { ZkError, ZkErrorCode } from './zk-errors.js';
-import type { ZkOp, ZkStat, ZkWatcher } from './zk-types.js';
-import { BrokerIdInUseError, ControllerMovedError, TopicExistsError } from './kafka-zk-errors.js';
+import type { ZkStat, ZkWatcher } from './zk-types.js';
+import { BrokerIdInUseError, TopicExistsError } from './kafka-zk-errors.js';
+import { isCode } from './znode-access.js';
+import { ConsumerZnodes } from './consumer-znodes.js';
+export type { ZkClientSource } from './znode-access.js';
 import * as paths from './paths.js';
 import { decodeProducerIdBlock, encodeProducerIdBlock, nextProducerIdBlock, type ProducerIdBlock } from './producer-id-block.js';
 import {
   decodeBrokerRegistration,
-  decodeConsumerOffset,
-  decodeConsumerOwner,
-  decodeConsumerRegistration,
   decodeClusterId,
   decodeController,
-  decodeConfigChangeNotification,
   decodeControllerEpoch,
-  decodeEntityConfig,
-  decodeIsrChangeNotification,
-  decodeLogDirEventNotification,
   decodePartitionState,
-  decodePreferredReplicaElection,
-  decodeReassignment,
   decodeTopicAssignment,
-  decodeTopicConfig,
   encodeBrokerRegistration,
-  encodeConsumerOffset,
-  encodeConsumerOwner,
-  encodeConsumerRegistration,
   encodeClusterId,
-  encodeConfigChangeNotification,
-  encodeEntityConfig,
   encodeController,
   encodeControllerEpoch,
-  encodeIsrChangeNotification,
-  encodeLogDirEventNotification,
   encodePartitionState,
   encodeTopicAssignment,
-  encodeTopicConfig,
   generateClusterId,
   type BrokerRegistration,
-  type ConsumerRegistration,
-  type EntityConfig,
-  type PartitionReassignment,
   type PartitionState,
   type ReplicaAssignment,
   type TopicAssignment,
   type TopicConfig,
   type TopicPartition,
 } from './data.js';
-
-/** Where the current ZkClient comes from: a fixed client, or a ZkSession that replaces it after expiry. */
-export type ZkClientSource = ZkClient | { readonly client: ZkClient };
 
 export interface RegisteredBroker extends BrokerRegistration {
   /** czxid of the registration znode: Kafka's broker epoch (KIP-380). */
@@ -83,23 +61,8 @@ export interface PartitionStateCreateResult extends TopicPartition {
 /** Contention on /latest_producer_id_block is between a few brokers; this many lost races means something is wrong. */
 const MAX_PRODUCER_ID_BLOCK_ATTEMPTS = 100;
 
-function isCode(error: unknown, code: number): boolean {
-  return error instanceof ZkError && error.zkCode === code;
-}
-
-/** Kafka's KafkaZkClient: every read and write of Kafka's znodes, on top of ZkClient. */
-export class KafkaZkClient {
-  #source: ZkClientSource;
-
-  constructor(source: ZkClientSource) {
-    this.#source = source;
-  }
-
-  get zk(): ZkClient {
-    const source = this.#source;
-    return 'client' in source ? source.client : source;
-  }
-
+/** Kafka's KafkaZkClient: every read and write of Kafka's znodes, on top of ZkClient (split by znode family, see ZnodeAccess). */
+export class KafkaZkClient extends ConsumerZnodes {
   /** Creates the persistent parents every broker relies on. */
   async ensurePersistentPaths(): Promise<void> {
     for (const path of paths.persistentPaths) await this.zk.mkdirp(path);
@@ -261,6 +224,11 @@ export class KafkaZkClient {
     }
   }
 
+  /** Whether /brokers/topics/T exists; a watcher fires on its creation, change or deletion. */
+  async topicExists(topic: string, watcher?: ZkWatcher): Promise<boolean> {
+    return (await this.zk.exists(paths.topicPath(topic), watcher)) !== null;
+  }
+
   async getAllTopics(watcher?: ZkWatcher): Promise<string[]> {
     return (await this.zk.getChildren(paths.topicsPath, watcher)).sort();
   }
@@ -272,85 +240,7 @@ export class KafkaZkClient {
 
   /** Conditional on the assignment's zkVersion (and, for the controller, on /controller_epoch). Returns the new zkVersion. */
   async setTopicAssignment(topic: string, assignment: TopicAssignment | ReplicaAssignment, expectedVersion: number, controllerEpochZkVersion?: number): Promise<number> {
-    return this.#fencedSetData(paths.topicPath(topic), encodeTopicAssignment(assignment), expectedVersion, controllerEpochZkVersion);
-  }
-
-  async getTopicConfig(topic: string): Promise<TopicConfig> {
-    const node = await this.zk.getDataOrNull(paths.configTopicsPath(topic));
-    return node ? decodeTopicConfig(topic, node.data) : {};
-  }
-
-  async setTopicConfig(topic: string, config: TopicConfig): Promise<void> {
-    await this.#setOrCreate(paths.configTopicsPath(topic), encodeTopicConfig(config));
-  }
-
-  /** AdminZkClient.changeTopicConfig: replaces the topic's overrides, then announces them in /config/changes. */
-  async changeTopicConfig(topic: string, config: TopicConfig): Promise<void> {
-    await this.setTopicConfig(topic, config);
-    await this.createConfigChangeNotification(`topics/${topic}`);
-  }
-
-  // ---- dynamic broker configs ---------------------------------------------------------------------
-
-  /** /config/brokers/<id> or /config/brokers/<default>; {} if absent. */
-  async getBrokerConfig(entity: paths.BrokerConfigEntity): Promise<EntityConfig> {
-    const path = paths.configBrokerPath(entity);
-    const node = await this.zk.getDataOrNull(path);
-    return node ? decodeEntityConfig(path, node.data) : {};
-  }
-
-  async setBrokerConfig(entity: paths.BrokerConfigEntity, config: EntityConfig): Promise<void> {
-    await this.#setOrCreate(paths.configBrokerPath(entity), encodeEntityConfig(config));
-  }
-
-  /** AdminZkClient.changeBrokerConfig: replaces the entity's dynamic configs, then announces them in /config/changes. */
-  async changeBrokerConfig(entity: paths.BrokerConfigEntity, config: EntityConfig): Promise<void> {
-    await this.setBrokerConfig(entity, config);
-    await this.createConfigChangeNotification(paths.brokerConfigEntityPath(entity));
-  }
-
-  // ---- users (SCRAM credentials, as kafka-configs --entity-type users writes them) ----------------
-
-  /** /config/users/<sanitized user>; {} if absent. */
-  async getUserConfig(user: string): Promise<EntityConfig> {
-    const path = paths.configUserPath(user);
-    const node = await this.zk.getDataOrNull(path);
-    return node ? decodeEntityConfig(path, node.data) : {};
-  }
-
-  /** AdminZkClient.changeUserOrUserClientIdConfig: replaces the user's configs, then announces them in /config/changes. */
-  async changeUserConfig(user: string, config: EntityConfig): Promise<void> {
-    await this.#setOrCreate(paths.configUserPath(user), encodeEntityConfig(config));
-    await this.createConfigChangeNotification(paths.userConfigEntityPath(user));
-  }
-
-  /** Users with a /config/users znode (desanitized names). */
-  async getUsers(): Promise<string[]> {
-    const children = await this.zk.getChildren(paths.configUsersPath).catch((e: unknown) => {
-      if (isCode(e, ZkErrorCode.NO_NODE)) return [] as string[];
-      throw e;
-    });
-    return children.map(paths.desanitizeEntityName).sort();
-  }
-
-  /** A sequential /config/changes/config_change_<seq> node {"version":2,"entity_path":...}; returns its path. */
-  createConfigChangeNotification(entityPath: string): Promise<string> {
-    return this.zk.create(`${paths.configChangesPath}/${paths.configChangeNotificationPrefix}`, encodeConfigChangeNotification(entityPath), 'persistent_sequential');
-  }
-
-  /** Sequence node names under /config/changes, oldest first (the watcher fires on the next change of children). */
-  async getConfigChangeNotifications(watcher?: ZkWatcher): Promise<string[]> {
-    return (await this.zk.getChildren(paths.configChangesPath, watcher)).filter((c) => c.startsWith(paths.configChangeNotificationPrefix)).sort();
-  }
-
-  /** The entity path one notification announces; null if it was purged meanwhile. */
-  async getConfigChangeNotification(sequenceNode: string): Promise<string | null> {
-    const node = await this.zk.getDataOrNull(paths.configChangeNotificationSequencePath(sequenceNode));
-    return node ? decodeConfigChangeNotification(node.data) : null;
-  }
-
-  async #setOrCreate(path: string, data: Buffer): Promise<void> {
-    if (!(await this.zk.createIfAbsent(path, data))) await this.zk.setData(path, data);
+    return this.fencedSetData(paths.topicPath(topic), encodeTopicAssignment(assignment), expectedVersion, controllerEpochZkVersion);
   }
 
   // ---- partition state --------------------------------------------------------------------------
@@ -392,7 +282,7 @@ export class KafkaZkClient {
           ]);
           return { topic, partition, zkVersion: 0, error: null };
         } catch (error) {
-          return { topic, partition, zkVersion: null, error: this.#fencingError(error, controllerEpochZkVersion) };
+          return { topic, partition, zkVersion: null, error: this.fencingError(error, controllerEpochZkVersion) };
         }
       }),
     );
@@ -403,7 +293,7 @@ export class KafkaZkClient {
    * so a zombie controller's write fails with ControllerMovedError. Returns the new zkVersion.
    */
   async updatePartitionState(topic: string, partition: number, state: PartitionState, expectedZkVersion: number, controllerEpochZkVersion?: number): Promise<number> {
-    return this.#fencedSetData(paths.partitionStatePath(topic, partition), encodePartitionState(state), expectedZkVersion, controllerEpochZkVersion);
+    return this.fencedSetData(paths.partitionStatePath(topic, partition), encodePartitionState(state), expectedZkVersion, controllerEpochZkVersion);
   }
 
   // ---- topic deletion ---------------------------------------------------------------------------
@@ -420,70 +310,16 @@ export class KafkaZkClient {
     return (await this.zk.getChildren(paths.deleteTopicsRootPath, watcher)).sort();
   }
 
-  /** Controller, once every replica is gone: removes the topic, its config, and the deletion marker. */
-  async deleteTopicZnodes(topic: string): Promise<void> {
-    await this.zk.deleteRecursive(paths.topicPath(topic));
-    await this.zk.deleteRecursive(paths.configTopicsPath(topic));
-    await this.zk.deleteRecursive(paths.deleteTopicsPath(topic));
+  /** Controller, once every replica is gone: removes the topic, its config, and the deletion marker; fenced on /controller_epoch. */
+  async deleteTopicZnodes(topic: string, controllerEpochZkVersion: number): Promise<void> {
+    await this.fencedDeleteRecursive(paths.topicPath(topic), controllerEpochZkVersion);
+    await this.fencedDeleteRecursive(paths.configTopicsPath(topic), controllerEpochZkVersion);
+    await this.fencedDeleteRecursive(paths.deleteTopicsPath(topic), controllerEpochZkVersion);
   }
 
-  // ---- notifications and admin requests --------------------------------------------------------
-
-  /** Partition leader: one sequential /isr_change_notification/isr_change_<seq> node; returns its path. */
-  createIsrChangeNotification(partitions: TopicPartition[]): Promise<string> {
-    return this.zk.create(`${paths.isrChangeNotificationPath}/${paths.isrChangeNotificationPrefix}`, encodeIsrChangeNotification(partitions), 'persistent_sequential');
-  }
-
-  /** Sequence node names, oldest first. */
-  async getIsrChangeNotifications(watcher?: ZkWatcher): Promise<string[]> {
-    return (await this.zk.getChildren(paths.isrChangeNotificationPath, watcher)).filter((c) => c.startsWith(paths.isrChangeNotificationPrefix)).sort();
-  }
-
-  /** The partitions named by one notification; [] if it was deleted meanwhile. */
-  async getIsrChangeNotification(sequenceNode: string): Promise<TopicPartition[]> {
-    const node = await this.zk.getDataOrNull(paths.isrChangeNotificationSequencePath(sequenceNode));
-    return node ? decodeIsrChangeNotification(node.data) : [];
-  }
-
-  async deleteIsrChangeNotifications(sequenceNodes: string[]): Promise<void> {
-    await Promise.all(sequenceNodes.map((n) => this.zk.deleteRecursive(paths.isrChangeNotificationSequencePath(n))));
-  }
-
-  /** A broker's log dir failed (KIP-112): one sequential /log_dir_event_notification/log_dir_event_<seq> node; returns its path. */
-  propagateLogDirEvent(brokerId: number): Promise<string> {
-    return this.zk.create(`${paths.logDirEventNotificationPath}/${paths.logDirEventNotificationPrefix}`, encodeLogDirEventNotification(brokerId), 'persistent_sequential');
-  }
-
-  /** Sequence node names under /log_dir_event_notification, oldest first. */
-  async getLogDirEventNotifications(watcher?: ZkWatcher): Promise<string[]> {
-    return (await this.zk.getChildren(paths.logDirEventNotificationPath, watcher)).filter((c) => c.startsWith(paths.logDirEventNotificationPrefix)).sort();
-  }
-
-  /** The broker a notification names; null if it was deleted meanwhile. */
-  async getLogDirEventNotification(sequenceNode: string): Promise<{ brokerId: number; event: number } | null> {
-    const node = await this.zk.getDataOrNull(paths.logDirEventNotificationSequencePath(sequenceNode));
-    return node ? decodeLogDirEventNotification(node.data) : null;
-  }
-
-  async deleteLogDirEventNotifications(sequenceNodes: string[]): Promise<void> {
-    await Promise.all(sequenceNodes.map((n) => this.zk.deleteRecursive(paths.logDirEventNotificationSequencePath(n))));
-  }
-
-  /** The pending reassignment, or null; a watcher fires on creation, change or deletion. */
-  async getPartitionReassignment(watcher?: ZkWatcher): Promise<PartitionReassignment[] | null> {
-    if (watcher && !(await this.zk.exists(paths.reassignPartitionsPath, watcher))) return null;
-    const node = await this.zk.getDataOrNull(paths.reassignPartitionsPath);
-    return node ? decodeReassignment(node.data) : null;
-  }
-
-  async getPreferredReplicaElection(watcher?: ZkWatcher): Promise<TopicPartition[] | null> {
-    if (watcher && !(await this.zk.exists(paths.preferredReplicaElectionPath, watcher))) return null;
-    const node = await this.zk.getDataOrNull(paths.preferredReplicaElectionPath);
-    return node ? decodePreferredReplicaElection(node.data) : null;
-  }
-
-  async deleteAdminPath(path: typeof paths.reassignPartitionsPath | typeof paths.preferredReplicaElectionPath): Promise<void> {
-    await this.zk.deleteRecursive(path);
+  /** Controller: removes /admin/delete_topics/T only (deletion disabled or topic unknown); fenced on /controller_epoch. */
+  async deleteTopicDeletionMarker(topic: string, controllerEpochZkVersion: number): Promise<void> {
+    await this.fencedDeleteRecursive(paths.deleteTopicsPath(topic), controllerEpochZkVersion);
   }
 
   // ---- producer ids (/latest_producer_id_block) -------------------------------------------------
@@ -526,113 +362,4 @@ export class KafkaZkClient {
     return node ? decodeProducerIdBlock(node.data) : null;
   }
 
-  // ---- old high-level consumer (/consumers/<g>/...) ------------------------------------------------
-
-  /** Ephemeral /consumers/<g>/ids/<consumerId>; a node left by our previous session is waited for (bounded). */
-  async registerConsumer(group: string, consumerId: string, registration: ConsumerRegistration, options: { waitForStaleMs?: number } = {}): Promise<void> {
-    const zk = this.zk;
-    const path = paths.consumerIdPath(group, consumerId);
-    const data = encodeConsumerRegistration(registration);
-    await zk.mkdirp(paths.consumerIdsPath(group));
-    const deadline = Date.now() + (options.waitForStaleMs ?? zk.sessionTimeoutMs + 2000);
-    for (;;) {
-      try {
-        await zk.create(path, data, 'ephemeral');
-        return;
-      } catch (error) {
-        if (!isCode(error, ZkErrorCode.NODE_EXISTS)) throw error;
-      }
-      const stat = await zk.exists(path);
-      if (stat && stat.ephemeralOwner === zk.sessionIdValue) {
-        await zk.setData(path, data);
-        return;
-      }
-      if (Date.now() >= deadline) throw new ZkError(ZkErrorCode.NODE_EXISTS, path);
-      await sleep(Math.min(200, Math.max(1, deadline - Date.now())));
-    }
-  }
-
-  /** Consumer ids of the group, sorted (the rebalance order); a watcher fires on membership change. */
-  async getConsumerIds(group: string, watcher?: ZkWatcher): Promise<string[]> {
-    await this.zk.mkdirp(paths.consumerIdsPath(group));
-    return (await this.zk.getChildren(paths.consumerIdsPath(group), watcher)).sort();
-  }
-
-  async getConsumerRegistration(group: string, consumerId: string): Promise<ConsumerRegistration | null> {
-    const path = paths.consumerIdPath(group, consumerId);
-    const node = await this.zk.getDataOrNull(path);
-    return node ? decodeConsumerRegistration(node.data, path) : null;
-  }
-
-  /** Claims a partition with an ephemeral owner node; false if another consumer thread still owns it. */
-  async claimPartition(group: string, topic: string, partition: number, consumerThreadId: string): Promise<boolean> {
-    const zk = this.zk;
-    const path = paths.consumerOwnerPath(group, topic, partition);
-    await zk.mkdirp(paths.consumerOwnersPath(group, topic));
-    if (await zk.createIfAbsent(path, encodeConsumerOwner(consumerThreadId), 'ephemeral')) return true;
-    const owner = await zk.getDataOrNull(path);
-    // Our own claim from this session (a repeated rebalance) still counts.
-    return owner !== null && decodeConsumerOwner(owner.data) === consumerThreadId && owner.stat.ephemeralOwner === zk.sessionIdValue;
-  }
-
-  /** Releases a partition if this session owns it. */
-  async releasePartition(group: string, topic: string, partition: number): Promise<void> {
-    const path = paths.consumerOwnerPath(group, topic, partition);
-    const stat = await this.zk.exists(path);
-    if (!stat || stat.ephemeralOwner !== this.zk.sessionIdValue) return;
-    try {
-      await this.zk.delete(path, stat.version);
-    } catch (error) {
-      if (!isCode(error, ZkErrorCode.NO_NODE)) throw error;
-    }
-  }
-
-  async getPartitionOwner(group: string, topic: string, partition: number): Promise<string | null> {
-    const node = await this.zk.getDataOrNull(paths.consumerOwnerPath(group, topic, partition));
-    return node ? decodeConsumerOwner(node.data) : null;
-  }
-
-  /** Stores the next offset to consume (offsets.storage=zookeeper). */
-  async commitConsumerOffset(group: string, topic: string, partition: number, offset: bigint | number): Promise<void> {
-    const path = paths.consumerOffsetPath(group, topic, partition);
-    const data = encodeConsumerOffset(offset);
-    try {
-      await this.zk.setData(path, data);
-    } catch (error) {
-      if (!isCode(error, ZkErrorCode.NO_NODE)) throw error;
-      await this.zk.mkdirp(paths.consumerOffsetsPath(group, topic));
-      if (!(await this.zk.createIfAbsent(path, data))) await this.zk.setData(path, data);
-    }
-  }
-
-  async getConsumerOffset(group: string, topic: string, partition: number): Promise<bigint | null> {
-    const node = await this.zk.getDataOrNull(paths.consumerOffsetPath(group, topic, partition));
-    return node ? decodeConsumerOffset(node.data) : null;
-  }
-
-  // ---- fencing ----------------------------------------------------------------------------------
-
-  async #fencedSetData(path: string, data: Buffer, expectedVersion: number, controllerEpochZkVersion: number | undefined): Promise<number> {
-    if (controllerEpochZkVersion === undefined) return (await this.zk.setData(path, data, expectedVersion)).version;
-    const ops: ZkOp[] = [
-      { type: 'check', path: paths.controllerEpochPath, version: controllerEpochZkVersion },
-      { type: 'setData', path, data, version: expectedVersion },
-    ];
-    try {
-      const results = await this.zk.multi(ops);
-      const set = results[1];
-      if (set?.type !== 'setData') throw new Error('unexpected multi result');
-      return set.stat.version;
-    } catch (error) {
-      throw this.#fencingError(error, controllerEpochZkVersion);
-    }
-  }
-
-  /** A failed check on /controller_epoch (op 0) means another controller took over. */
-  #fencingError(error: unknown, controllerEpochZkVersion: number): Error {
-    if (error instanceof ZkError && error.opIndex === 0 && error.path === paths.controllerEpochPath) {
-      return new ControllerMovedError(`controller epoch zkVersion ${controllerEpochZkVersion} is stale: another broker is controller (${error.zkCodeName})`);
-    }
-    return error instanceof Error ? error : new Error(String(error));
-  }
 }

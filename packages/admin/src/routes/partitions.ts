@@ -1,7 +1,5 @@
 import { ErrorCode } from '@gregor/common';
 import {
-  encodePreferredReplicaElection,
-  encodeReassignment,
   preferredReplicaElectionPath,
   reassignPartitionsPath,
   ZkError,
@@ -109,7 +107,7 @@ export function partitionRoutes(app: FastifyInstance, { server }: AdminContext):
   app.post<{ Body: ElectionBody }>('/v1/partitions/preferred-election', { schema: startElectionSchema }, async (request, reply) => {
     const partitions = request.body.partitions ?? allPartitions(server);
     for (const tp of partitions) checkPartition(tp);
-    await createAdminZnode(server, preferredReplicaElectionPath, encodePreferredReplicaElection(dedupe(partitions)), 'A preferred replica election');
+    await createAdminZnode(() => server.zk.createPreferredReplicaElection(dedupe(partitions)), preferredReplicaElectionPath, 'A preferred replica election');
     return reply.code(202).send({ inProgress: true, partitions: partitions.map((tp) => status(tp)) });
   });
 
@@ -130,7 +128,7 @@ export function partitionRoutes(app: FastifyInstance, { server }: AdminContext):
       const unknown = r.replicas.filter((b) => !registered.has(b));
       if (unknown.length > 0) throw fromKafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT, `Brokers ${unknown.join(',')} are not registered (partition ${key}).`);
     }
-    await createAdminZnode(server, reassignPartitionsPath, encodeReassignment(partitions), 'A partition reassignment');
+    await createAdminZnode(() => server.zk.createPartitionReassignment(partitions), reassignPartitionsPath, 'A partition reassignment');
     return reply.code(202).send({ inProgress: true, partitions: partitions.map((r) => status(r, r.replicas)) });
   });
 
@@ -140,9 +138,9 @@ export function partitionRoutes(app: FastifyInstance, { server }: AdminContext):
   });
 }
 
-async function createAdminZnode(server: AdminContext['server'], path: string, data: Buffer, what: string): Promise<void> {
+async function createAdminZnode(create: () => Promise<void>, path: string, what: string): Promise<void> {
   try {
-    await server.zk.zk.create(path, data, 'persistent');
+    await create();
   } catch (err) {
     if (err instanceof ZkError && err.zkCode === ZkErrorCode.NODE_EXISTS) {
       throw new AdminError('GREGOR_ERR_OPERATION_IN_PROGRESS', `${what} is already in progress (${path} exists); wait for it to finish.`);

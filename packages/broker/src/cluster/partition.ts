@@ -1,4 +1,4 @@
-import { ErrorCode, GregorError, silentLogger, type Logger } from '@gregor/common';
+import { ErrorCode, GregorError, silentLogger, type Logger, type PartitionStateWithReplicas } from '@gregor/common';
 import type { PartitionLog } from '@gregor/storage';
 import type { IsrWrite, IsrWriter, IsrWriteResult } from './isr-writer.js';
 import type { ReplicaLog } from './replica-log.js';
@@ -15,14 +15,8 @@ export interface RemoteReplicaState {
   lastFetchTimeMs: number;
 }
 
-export interface LeadershipState {
-  controllerEpoch: number;
-  leader: number;
-  leaderEpoch: number;
-  isr: number[];
-  zkVersion: number;
-  replicas: number[];
-}
+/** The leadership a LeaderAndIsr decision gives this replica. */
+export type LeadershipState = PartitionStateWithReplicas;
 
 /**
  * The leader's ISR (KIP-497's IsrState). While a change is being written to ZooKeeper it is pending, and the

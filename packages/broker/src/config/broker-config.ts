@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { closestName, ConfigError } from '@gregor/common';
 import { atLeast, between, oneOf, parseValue, type ConfigKey, type ConfigValue } from './config-def.js';
 import { parseProperties } from './properties.js';
@@ -472,19 +472,22 @@ function parseIpOverrides(text: string): Map<string, number> {
 
 /**
  * The token kept in `file`, created with a random one when missing (exclusive create: brokers
- * starting together on a shared volume end up with the same token). null without a file.
+ * starting together on a shared volume end up with the same token). null without a file. An existing
+ * file is only read: it may sit on a read-only mount (compose's secure profile, a secret volume).
  */
 function httpTokenFromFile(file: string | null): string | null {
   if (!file) return null;
-  // Written aside, then linked into place: link is atomic and fails if another broker got there first.
-  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  try {
-    writeFileSync(aside, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
-    linkSync(aside, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`http.auth.token.file ${file}: ${(err as Error).message}`);
-  } finally {
-    rmSync(aside, { force: true });
+  if (!existsSync(file)) {
+    // Written aside, then linked into place: link is atomic and fails if another broker got there first.
+    const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    try {
+      writeFileSync(aside, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
+      linkSync(aside, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`http.auth.token.file ${file}: ${(err as Error).message}`);
+    } finally {
+      rmSync(aside, { force: true });
+    }
   }
   const token = readFileSync(file, 'utf8').trim();
   if (token === '') throw new ConfigError(`http.auth.token.file ${file} is empty`);

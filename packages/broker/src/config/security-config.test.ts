@@ -82,7 +82,7 @@ describe('listener security settings', () => {
     expect(() => buildBrokerConfig(base({ 'inter.broker.listener.name': 'PLAINTEXT', 'security.inter.broker.protocol': 'PLAINTEXT' }))).toThrow(/Only one of/);
   });
 
-  it('http.auth.token.file: a missing file gets a random token (mode 600) that every broker sharing the file then reads', () => {
+  it('http.auth.token.file: a missing file gets a random token (mode 600) that every broker sharing the file then reads', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gregor-token-'));
     try {
       const file = join(dir, 'http-token');
@@ -94,6 +94,12 @@ describe('listener security settings', () => {
       // An explicit token wins over the file.
       expect(buildBrokerConfig(base({ 'http.auth.token': 'explicit', 'http.auth.token.file': file })).httpAuthToken).toBe('explicit');
       expect(() => buildBrokerConfig(base({ 'http.auth.token.file': join(dir, 'missing-dir', 'token') }))).toThrow(/http.auth.token.file/);
+      // An existing file is only read (it may be on a read-only mount): its folder is not touched at all
+      // (writing and removing a file aside would change the folder's mtime).
+      const mtime = statSync(dir).mtimeMs;
+      await new Promise((r) => setTimeout(r, 20));
+      expect(buildBrokerConfig(base({ 'broker.id': '3', 'http.auth.token.file': file })).httpAuthToken).toBe(first);
+      expect(statSync(dir).mtimeMs).toBe(mtime);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,4 +1,4 @@
-import { DeleteGroups, DescribeGroups, FindCoordinator, Heartbeat, JoinGroup, LeaveGroup, ListGroups, OffsetCommit, OffsetDelete, OffsetFetch, SyncGroup } from '@gregor/protocol';
+import { ApiKey } from '@gregor/protocol';
 import type { GroupServices } from './group-services.js';
 import type { KafkaApis } from '../kafka-apis.js';
 import { deleteGroupsHandler } from './delete-groups.js';
@@ -15,15 +15,15 @@ import { syncGroupHandler } from './sync-group.js';
 
 /** The group coordinator's APIs (Kafka's consumer group protocol). */
 export function registerGroupHandlers(apis: KafkaApis, s: GroupServices): void {
-  apis.register(OffsetCommit, offsetCommitHandler(s));
-  apis.register(OffsetFetch, offsetFetchHandler(s));
-  apis.register(FindCoordinator, findCoordinatorHandler(s));
-  apis.register(JoinGroup, joinGroupHandler(s));
-  apis.register(Heartbeat, heartbeatHandler(s));
-  apis.register(LeaveGroup, leaveGroupHandler(s));
-  apis.register(SyncGroup, syncGroupHandler(s));
-  apis.register(DescribeGroups, describeGroupsHandler(s));
-  apis.register(ListGroups, listGroupsHandler(s));
-  apis.register(DeleteGroups, deleteGroupsHandler(s));
-  apis.register(OffsetDelete, offsetDeleteHandler(s));
+  apis.register(ApiKey.OffsetCommit, offsetCommitHandler(s));
+  apis.register(ApiKey.OffsetFetch, offsetFetchHandler(s));
+  apis.register(ApiKey.FindCoordinator, findCoordinatorHandler(s));
+  apis.register(ApiKey.JoinGroup, joinGroupHandler(s));
+  apis.register(ApiKey.Heartbeat, heartbeatHandler(s));
+  apis.register(ApiKey.LeaveGroup, leaveGroupHandler(s));
+  apis.register(ApiKey.SyncGroup, syncGroupHandler(s));
+  apis.register(ApiKey.DescribeGroups, describeGroupsHandler(s));
+  apis.register(ApiKey.ListGroups, listGroupsHandler(s));
+  apis.register(ApiKey.DeleteGroups, deleteGroupsHandler(s));
+  apis.register(ApiKey.OffsetDelete, offsetDeleteHandler(s));
 }

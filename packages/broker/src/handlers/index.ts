@@ -1,32 +1,4 @@
-import {
-  AlterPartitionReassignments,
-  AlterConfigs,
-  ApiVersions,
-  ControlledShutdown,
-  CreatePartitions,
-  CreateTopics,
-  DeleteRecords,
-  DeleteTopics,
-  ElectLeaders,
-  DescribeLogDirs,
-  DescribeConfigs,
-  Fetch,
-  IncrementalAlterConfigs,
-  InitProducerId,
-  LeaderAndIsr,
-  ListOffsets,
-  ListPartitionReassignments,
-  Metadata,
-  OffsetsForLeaderEpoch,
-  Produce,
-  StopReplica,
-  UpdateMetadata,
-  SaslHandshake,
-  SaslAuthenticate,
-  DescribeAcls,
-  CreateAcls,
-  DeleteAcls,
-} from '@gregor/protocol';
+import { ApiKey } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { KafkaApis } from '../kafka-apis.js';
 import { alterConfigsHandler } from './alter-configs.js';
@@ -58,36 +30,37 @@ import { createAclsHandler } from './create-acls.js';
 import { deleteAclsHandler } from './delete-acls.js';
 import { installAuthorization } from '../security/authorization/index.js';
 
-/** The one table of APIs this broker serves; ApiVersions answers from it. */
+/** A handler for every API of protocol's table (the one table; ApiVersions answers from it). */
 export function registerHandlers(apis: KafkaApis, s: BrokerServices): void {
-  apis.register(Produce, produceHandler(s));
-  apis.register(Fetch, fetchHandler(s));
-  apis.register(ListOffsets, listOffsetsHandler(s));
-  apis.register(Metadata, metadataHandler(s));
-  apis.register(LeaderAndIsr, leaderAndIsrHandler(s));
-  apis.register(StopReplica, stopReplicaHandler(s));
-  apis.register(UpdateMetadata, updateMetadataHandler(s));
-  apis.register(ControlledShutdown, controlledShutdownHandler(s));
-  apis.register(ApiVersions, apiVersionsHandler(s));
-  apis.register(CreateTopics, createTopicsHandler(s));
-  apis.register(DeleteTopics, deleteTopicsHandler(s));
-  apis.register(DeleteRecords, deleteRecordsHandler(s));
-  apis.register(OffsetsForLeaderEpoch, offsetsForLeaderEpochHandler(s));
-  apis.register(DescribeLogDirs, describeLogDirsHandler(s));
-  apis.register(CreatePartitions, createPartitionsHandler(s));
-  apis.register(ElectLeaders, electLeadersHandler(s));
-  apis.register(AlterPartitionReassignments, alterPartitionReassignmentsHandler(s));
-  apis.register(ListPartitionReassignments, listPartitionReassignmentsHandler(s));
-  apis.register(DescribeConfigs, describeConfigsHandler(s));
-  apis.register(AlterConfigs, alterConfigsHandler(s));
-  apis.register(IncrementalAlterConfigs, incrementalAlterConfigsHandler(s));
-  apis.register(InitProducerId, initProducerIdHandler(s));
+  apis.register(ApiKey.Produce, produceHandler(s));
+  apis.register(ApiKey.Fetch, fetchHandler(s));
+  apis.register(ApiKey.ListOffsets, listOffsetsHandler(s));
+  apis.register(ApiKey.Metadata, metadataHandler(s));
+  apis.register(ApiKey.LeaderAndIsr, leaderAndIsrHandler(s));
+  apis.register(ApiKey.StopReplica, stopReplicaHandler(s));
+  apis.register(ApiKey.UpdateMetadata, updateMetadataHandler(s));
+  apis.register(ApiKey.ControlledShutdown, controlledShutdownHandler(s));
+  apis.register(ApiKey.ApiVersions, apiVersionsHandler(s));
+  apis.register(ApiKey.CreateTopics, createTopicsHandler(s));
+  apis.register(ApiKey.DeleteTopics, deleteTopicsHandler(s));
+  apis.register(ApiKey.DeleteRecords, deleteRecordsHandler(s));
+  apis.register(ApiKey.OffsetsForLeaderEpoch, offsetsForLeaderEpochHandler(s));
+  apis.register(ApiKey.DescribeLogDirs, describeLogDirsHandler(s));
+  apis.register(ApiKey.CreatePartitions, createPartitionsHandler(s));
+  apis.register(ApiKey.ElectLeaders, electLeadersHandler(s));
+  apis.register(ApiKey.AlterPartitionReassignments, alterPartitionReassignmentsHandler(s));
+  apis.register(ApiKey.ListPartitionReassignments, listPartitionReassignmentsHandler(s));
+  apis.register(ApiKey.DescribeConfigs, describeConfigsHandler(s));
+  apis.register(ApiKey.AlterConfigs, alterConfigsHandler(s));
+  apis.register(ApiKey.IncrementalAlterConfigs, incrementalAlterConfigsHandler(s));
+  apis.register(ApiKey.InitProducerId, initProducerIdHandler(s));
   registerGroupHandlers(apis, s); // group coordinator
-  apis.register(SaslHandshake, saslHandshakeHandler());
-  apis.register(SaslAuthenticate, saslAuthenticateHandler());
-  apis.register(DescribeAcls, describeAclsHandler(s));
-  apis.register(CreateAcls, createAclsHandler(s));
-  apis.register(DeleteAcls, deleteAclsHandler(s));
+  apis.register(ApiKey.SaslHandshake, saslHandshakeHandler());
+  apis.register(ApiKey.SaslAuthenticate, saslAuthenticateHandler());
+  apis.register(ApiKey.DescribeAcls, describeAclsHandler(s));
+  apis.register(ApiKey.CreateAcls, createAclsHandler(s));
+  apis.register(ApiKey.DeleteAcls, deleteAclsHandler(s));
+  apis.checkServesTable();
   // Last: permission checks wrap the handlers registered above.
   installAuthorization(apis, s);
 }

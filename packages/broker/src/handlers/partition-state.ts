@@ -1,19 +1,14 @@
-import type { PartitionState } from '../metadata/metadata-cache.js';
+import type { PartitionStateWithReplicas } from '@gregor/common';
+import type { CachedPartitionState } from '../metadata/metadata-cache.js';
 
 /** The fields LeaderAndIsr and UpdateMetadata share for one partition. */
-export interface WirePartitionState {
+export interface WirePartitionState extends PartitionStateWithReplicas {
   topicName: string;
   partitionIndex: number;
-  controllerEpoch: number;
-  leader: number;
-  leaderEpoch: number;
-  isr: number[];
-  zkVersion: number;
-  replicas: number[];
   offlineReplicas?: number[];
 }
 
-export function toPartitionState(p: WirePartitionState, offlineReplicas: number[] = p.offlineReplicas ?? []): PartitionState {
+export function toPartitionState(p: WirePartitionState, offlineReplicas: number[] = p.offlineReplicas ?? []): CachedPartitionState {
   return {
     topic: p.topicName,
     partition: p.partitionIndex,

@@ -1,3 +1,5 @@
+import type { PartitionStateWithReplicas } from '@gregor/common';
+
 /**
  * The broker's view of the cluster, fed only by the controller's UpdateMetadata requests
  * (Kafka's MetadataCache): client Metadata requests are answered from here, never from ZooKeeper.
@@ -14,16 +16,10 @@ export interface LiveBroker {
   endpoints: BrokerEndpoint[];
 }
 
-export interface PartitionState {
+/** A partition as the last UpdateMetadata (or LeaderAndIsr) described it. */
+export interface CachedPartitionState extends PartitionStateWithReplicas {
   topic: string;
   partition: number;
-  controllerEpoch: number;
-  /** -1 none, -2 topic being deleted */
-  leader: number;
-  leaderEpoch: number;
-  isr: number[];
-  zkVersion: number;
-  replicas: number[];
   offlineReplicas: number[];
 }
 
@@ -33,7 +29,7 @@ export class MetadataCache {
   readonly #brokerId: number;
   #controllerId = -1;
   #liveBrokers = new Map<number, LiveBroker>();
-  readonly #topics = new Map<string, Map<number, PartitionState>>();
+  readonly #topics = new Map<string, Map<number, CachedPartitionState>>();
   clusterId: string | null = null;
   readonly #waiters = new Set<() => void>();
 
@@ -46,7 +42,7 @@ export class MetadataCache {
   }
 
   /** Applies an UpdateMetadata request; returns the topic-partitions deleted by it. */
-  update(controllerId: number, liveBrokers: LiveBroker[], states: PartitionState[]): string[] {
+  update(controllerId: number, liveBrokers: LiveBroker[], states: CachedPartitionState[]): string[] {
     this.#controllerId = controllerId;
     this.#liveBrokers = new Map(liveBrokers.map((b) => [b.id, b]));
     const deleted: string[] = [];
@@ -67,7 +63,7 @@ export class MetadataCache {
   }
 
   /** LeaderAndIsr on this broker carries fresher leadership than the last UpdateMetadata. */
-  updatePartitionLeadership(state: PartitionState): void {
+  updatePartitionLeadership(state: CachedPartitionState): void {
     let parts = this.#topics.get(state.topic);
     if (!parts) this.#topics.set(state.topic, (parts = new Map()));
     parts.set(state.partition, { ...state });
@@ -116,13 +112,13 @@ export class MetadataCache {
     return [...this.#topics.keys()].sort();
   }
 
-  partitions(topic: string): PartitionState[] {
+  partitions(topic: string): CachedPartitionState[] {
     const parts = this.#topics.get(topic);
     if (!parts) return [];
     return [...parts.values()].sort((a, b) => a.partition - b.partition);
   }
 
-  partition(topic: string, partition: number): PartitionState | undefined {
+  partition(topic: string, partition: number): CachedPartitionState | undefined {
     return this.#topics.get(topic)?.get(partition);
   }
 

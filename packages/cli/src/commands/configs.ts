@@ -3,7 +3,7 @@ import { ConfigError, topicNameProblem } from '@gregor/common';
 import { parseArgs } from 'node:util';
 import { readPropertiesFile } from '@gregor/broker';
 import { actionOf, parsed, unknownWord } from '../args.js';
-import { cliClient } from '../client-factory.js';
+import { cliClient, COMMAND_CONFIG_HELP } from '../client-factory.js';
 import { UsageError } from '../usage-error.js';
 
 export const configsUsage = `gregor configs <describe|alter> [options]
@@ -22,12 +22,14 @@ Entity:
 
 Options:
   --bootstrap-server HOST:PORT   a broker to start from (default 127.0.0.1:9092)
+${COMMAND_CONFIG_HELP}
   --all                          describe: every config, not only the overrides
   --add-config-file FILE         alter: configs to set from a properties file
   --help, -h`;
 
 const OPTIONS = {
   'bootstrap-server': { type: 'string' },
+  'command-config': { type: 'string' },
   'entity-type': { type: 'string' },
   'entity-name': { type: 'string' },
   'entity-default': { type: 'boolean' },
@@ -157,7 +159,7 @@ export async function configsCommand(argv: string[]): Promise<number> {
     }
   }
 
-  const client = cliClient(values['bootstrap-server']);
+  const client = cliClient(values['bootstrap-server'], values['command-config']);
   const admin = new Admin(client);
   try {
     if (action === 'describe') return await describe(admin, entity, values.all ?? false);

@@ -1,9 +1,11 @@
-import { Admin, ClientClosedError, KafkaClient, Reader, type ConsumedRecord, type ReaderConfig } from '@gregor/client';
+import { Admin, ClientClosedError, KafkaClient, Reader, type ClientSecurity, type ConsumedRecord, type ReaderConfig } from '@gregor/client';
 import { AbortError } from '@gregor/client';
 import { UsageError } from '../usage-error.js';
 
 export interface ReaderConsumeOptions {
   bootstrap: string;
+  /** From --command-config: TLS and/or SASL for a secured listener. */
+  security?: ClientSecurity | undefined;
   group: string;
   topic: string | undefined;
   whitelist: string | undefined;
@@ -38,7 +40,7 @@ function balancers(value: string, usage: string): string[] {
 }
 
 /** ReaderConfig from the console consumer's options (auto.offset.reset: earliest|smallest, latest|largest). */
-export function readerConfig(o: Pick<ReaderConsumeOptions, 'bootstrap' | 'group' | 'properties' | 'fromBeginning' | 'usage'>, topics: string[]): { config: ReaderConfig; commit: boolean; ignored: string[] } {
+export function readerConfig(o: Pick<ReaderConsumeOptions, 'bootstrap' | 'security' | 'group' | 'properties' | 'fromBeginning' | 'usage'>, topics: string[]): { config: ReaderConfig; commit: boolean; ignored: string[] } {
   const p = o.properties;
   const reset = p['auto.offset.reset'] ?? (o.fromBeginning ? 'earliest' : 'latest');
   const startOffset = reset === 'earliest' || reset === 'smallest' ? 'earliest' : reset === 'latest' || reset === 'largest' ? 'latest' : undefined;
@@ -54,6 +56,7 @@ export function readerConfig(o: Pick<ReaderConsumeOptions, 'bootstrap' | 'group'
     startOffset,
     // Kafka's auto.commit.interval.ms default is 5000; offsets of what was printed are committed on it and on exit.
     commitIntervalMs: positiveInt(p, 'auto.commit.interval.ms', o.usage) ?? 5000,
+    ...(o.security ? { security: o.security } : {}),
   };
   const session = positiveInt(p, 'session.timeout.ms', o.usage);
   if (session !== undefined) config.sessionTimeoutMs = session;
@@ -90,7 +93,7 @@ export async function consumeWithReader(o: ReaderConsumeOptions): Promise<number
     } catch (error) {
       throw new UsageError(`--whitelist is not a valid regular expression: ${(error as Error).message}`, o.usage);
     }
-    const client = new KafkaClient({ brokers: o.bootstrap, clientId: 'gregor-cli', connectTimeoutMs: 5000, retries: 5 });
+    const client = new KafkaClient({ brokers: o.bootstrap, clientId: 'gregor-cli', connectTimeoutMs: 5000, retries: 5, ...(o.security ? { security: o.security } : {}) });
     try {
       topics = (await new Admin(client).listTopics()).filter((t) => !t.startsWith('__') && pattern.test(t));
     } finally {

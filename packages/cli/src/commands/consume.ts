@@ -1,7 +1,7 @@
 import { AbortError, Consumer, type ConsumedRecord, type KafkaClient, type StartOffset } from '@gregor/client';
 import { parseArgs } from 'node:util';
 import { intOption, parsed, requireOption, unescapeSeparator } from '../args.js';
-import { cliClient, COMMAND_CONFIG_HELP, DEFAULT_BOOTSTRAP } from '../client-factory.js';
+import { cliClient, COMMAND_CONFIG_HELP, commandConfigSecurity, DEFAULT_BOOTSTRAP } from '../client-factory.js';
 import { consumerProperties } from '../consumer-properties.js';
 import { UsageError } from '../usage-error.js';
 import { consumeWithGroup } from './consume-group.js';
@@ -123,6 +123,7 @@ export async function consumeCommand(argv: string[], output: NodeJS.WritableStre
     const sep = values['key-separator'] === undefined ? '\t' : unescapeSeparator(values['key-separator']);
     return consumeWithReader({
       bootstrap: values['bootstrap-server'] ?? DEFAULT_BOOTSTRAP,
+      security: commandConfigSecurity(values['command-config']),
       group: values.group,
       topic: values.topic,
       whitelist: values.whitelist,
@@ -139,6 +140,8 @@ export async function consumeCommand(argv: string[], output: NodeJS.WritableStre
     const group = requireOption(values.group, 'group', consumeUsage);
     const zookeeper = values.zookeeper;
     if (values.partition !== undefined || values.offset !== undefined) throw new UsageError('--partition and --offset do not apply to a group: the group assigns partitions and keeps offsets', consumeUsage);
+    // Kafka's old consumer (the ZooKeeper connector) never had TLS or SASL: refuse rather than connect in plaintext.
+    if (values['command-config'] !== undefined) throw new UsageError('--command-config does not apply to --zookeeper: the ZooKeeper consumer connector speaks PLAINTEXT only (use --group without --zookeeper)', consumeUsage);
     const properties: Record<string, string> = { ...consumerProperties(values['consumer.config'], values['consumer-property'], consumeUsage), 'group.id': group, 'zookeeper.connect': zookeeper };
     if (values['from-beginning']) properties['auto.offset.reset'] = 'smallest';
     if (values['timeout-ms'] !== undefined) properties['consumer.timeout.ms'] = String(intOption(values['timeout-ms'], 'timeout-ms', consumeUsage, 0, 1));

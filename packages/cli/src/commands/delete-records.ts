@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { Admin } from '@gregor/client';
 import { intOption, parsed, readInputFile, requireOption } from '../args.js';
-import { cliClient } from '../client-factory.js';
+import { cliClient, COMMAND_CONFIG_HELP } from '../client-factory.js';
 import { UsageError } from '../usage-error.js';
 
 export const deleteRecordsUsage = `gregor delete-records --offset-json-file F [options]
@@ -12,11 +12,13 @@ watermark (everything). The file: {"partitions":[{"topic":"foo","partition":1,"o
 
 Options:
   --bootstrap-server HOST:PORT   a broker to start from (default 127.0.0.1:9092)
+${COMMAND_CONFIG_HELP}
   --timeout-ms MS                how long the leaders may wait for their followers (default 30000)
   --help, -h`;
 
 const OPTIONS = {
   'bootstrap-server': { type: 'string' },
+  'command-config': { type: 'string' },
   'offset-json-file': { type: 'string' },
   'timeout-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -56,7 +58,7 @@ export async function deleteRecordsCommand(argv: string[]): Promise<number> {
   const file = requireOption(values['offset-json-file'], 'offset-json-file', deleteRecordsUsage);
   const requests = parseOffsetJson(readInputFile(file, 'offset-json-file', deleteRecordsUsage), file);
   const timeoutMs = intOption(values['timeout-ms'], 'timeout-ms', deleteRecordsUsage, 30_000, 1);
-  const client = cliClient(values['bootstrap-server']);
+  const client = cliClient(values['bootstrap-server'], values['command-config']);
   try {
     console.log('Executing records delete operation');
     const results = await new Admin(client).deleteRecords(requests, { timeoutMs });

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { Admin, type TopicPartitionRef } from '@gregor/client';
 import { ErrorCode } from '@gregor/common';
 import { intOption, parsed, readInputFile } from '../args.js';
-import { cliClient } from '../client-factory.js';
+import { cliClient, COMMAND_CONFIG_HELP } from '../client-factory.js';
 import { UsageError } from '../usage-error.js';
 
 export const electLeadersUsage = `gregor elect-leaders --election-type preferred|unclean (--topic T --partition P | --all-topic-partitions | --path-to-json-file F) [options]
@@ -15,11 +15,13 @@ The JSON file: {"partitions":[{"topic":"foo","partition":1},{"topic":"bar","part
 
 Options:
   --bootstrap-server HOST:PORT   a broker to start from (default 127.0.0.1:9092)
+${COMMAND_CONFIG_HELP}
   --timeout-ms MS                how long the controller may take (default 60000)
   --help, -h`;
 
 const OPTIONS = {
   'bootstrap-server': { type: 'string' },
+  'command-config': { type: 'string' },
   'election-type': { type: 'string' },
   topic: { type: 'string' },
   partition: { type: 'string' },
@@ -72,7 +74,7 @@ export async function electLeadersCommand(argv: string[]): Promise<number> {
     partitions = parseElectionJson(readInputFile(file, 'path-to-json-file', electLeadersUsage), file);
   }
 
-  const client = cliClient(values['bootstrap-server']);
+  const client = cliClient(values['bootstrap-server'], values['command-config']);
   try {
     const results = await new Admin(client).electLeaders(type, partitions, { timeoutMs });
     const name = (r: TopicPartitionRef) => `${r.topic}-${r.partition}`;

@@ -4,7 +4,7 @@ import { ConfigError, ErrorCode, GregorError } from '@gregor/common';
 import { describeGroup, endOffsetsFrom, listGroups as listZkGroups, type GroupDescription as ZkGroupDescription } from '@gregor/consumer';
 import type { KafkaZkClient } from '@gregor/zookeeper';
 import { actionOf, intOption, parsed } from '../args.js';
-import { cliClient } from '../client-factory.js';
+import { cliClient, COMMAND_CONFIG_HELP } from '../client-factory.js';
 import { INACTIVE_STATES, isConsumerGroup, memberRows, offsetRows, stateRow, viewGroup } from '../groups/coordinator-groups.js';
 import { formatGroupStates, formatMembers, formatOffsets, formatResetPlan, formatState } from '../groups/group-tables.js';
 import { partitionsOfTopics, resetInputs, tpKey } from '../groups/partition-offsets.js';
@@ -36,6 +36,7 @@ Options:
   --group G                      a group (repeatable; or as arguments after the action)
   --all-groups                   every group
   --bootstrap-server HOST:PORT   a broker to start from (default 127.0.0.1:9092)
+${COMMAND_CONFIG_HELP}
   --zookeeper HOST:PORT[,...]    the ZooKeeper consumer connector's groups instead
   --execute / --dry-run          reset-offsets: apply the plan / only print it (the default)
   --format text|json             json: describe and list as JSON
@@ -47,6 +48,7 @@ const OPTIONS = {
   topic: { type: 'string', multiple: true },
   'all-topics': { type: 'boolean' },
   'bootstrap-server': { type: 'string' },
+  'command-config': { type: 'string' },
   zookeeper: { type: 'string' },
   list: { type: 'boolean' },
   describe: { type: 'boolean' },
@@ -152,7 +154,7 @@ export async function groupsCommand(argv: string[]): Promise<number> {
   }
   const stateFilter = values['state-filter']?.split(',').map((s) => STATES.find((k) => k.toLowerCase() === s.trim().toLowerCase())!);
 
-  const session = await openSession(values.zookeeper, values['bootstrap-server']);
+  const session = await openSession(values.zookeeper, values['bootstrap-server'], values['command-config']);
   try {
     const kind = session.zk ? zookeeperKind(session.zk, session.admin, session.client) : coordinatorKind(session.admin);
     if (action === 'list') return await kind.list(values.state ?? false, stateFilter, format);
@@ -172,13 +174,13 @@ export async function groupsCommand(argv: string[]): Promise<number> {
   }
 }
 
-async function openSession(zookeeper: string | undefined, bootstrap: string | undefined): Promise<Session & { close?: () => Promise<void> }> {
+async function openSession(zookeeper: string | undefined, bootstrap: string | undefined, commandConfig: string | undefined): Promise<Session & { close?: () => Promise<void> }> {
   if (zookeeper === undefined) {
-    const client = cliClient(bootstrap);
+    const client = cliClient(bootstrap, commandConfig);
     return { client, admin: new Admin(client), zk: null };
   }
   const { zk, close } = await cliZooKeeper(zookeeper);
-  const client = await clientFromZooKeeper(zk, bootstrap).catch(async (error: unknown) => {
+  const client = await clientFromZooKeeper(zk, bootstrap, commandConfig).catch(async (error: unknown) => {
     await close();
     throw error;
   });

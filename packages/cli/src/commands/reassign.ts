@@ -3,7 +3,7 @@ import { Admin, type OngoingReassignment } from '@gregor/client';
 import { ConfigError, ErrorCode, errorName, KafkaProtocolError, sleep, TimeoutError } from '@gregor/common';
 import { assignReplicasToBrokers } from '@gregor/controller';
 import { actionOf, intOption, parsed, readInputFile, requireOption } from '../args.js';
-import { cliClient } from '../client-factory.js';
+import { cliClient, COMMAND_CONFIG_HELP } from '../client-factory.js';
 import { Progress } from '../progress.js';
 import { formatPlan, parseBrokerList, parseReassignmentPlan, parseTopicsToMove, type PlanEntry } from '../reassign/plan-json.js';
 import { UsageError } from '../usage-error.js';
@@ -26,12 +26,14 @@ through AlterPartitionReassignments / ListPartitionReassignments (KIP-455) at th
 
 Options:
   --bootstrap-server HOST:PORT   a broker to start from (default 127.0.0.1:9092)
+${COMMAND_CONFIG_HELP}
   --timeout-ms MS                --wait bound (default 600000)
   --help, -h
 On a terminal, waiting shows the progress (partitions done, replicas still being added).`;
 
 const OPTIONS = {
   'bootstrap-server': { type: 'string' },
+  'command-config': { type: 'string' },
   'topics-to-move-json-file': { type: 'string' },
   'broker-list': { type: 'string' },
   'reassignment-json-file': { type: 'string' },
@@ -81,7 +83,7 @@ export async function reassignCommand(argv: string[]): Promise<number> {
     plan = parseReassignmentPlan(readInputFile(file, 'reassignment-json-file', reassignUsage), file);
   }
 
-  const client = cliClient(values['bootstrap-server']);
+  const client = cliClient(values['bootstrap-server'], values['command-config']);
   const admin = new Admin(client);
   try {
     switch (action) {

@@ -48,7 +48,7 @@ export async function zkCommitted(zk: KafkaZkClient, group: string): Promise<Map
 }
 
 export async function zkGroupExists(zk: KafkaZkClient, group: string): Promise<boolean> {
-  return (await zk.zk.exists(consumerGroupPath(group))) !== null;
+  return zk.consumerGroupExists(group);
 }
 
 export async function zkWriteOffsets(zk: KafkaZkClient, group: string, plan: readonly { topic: string; partition: number; offset: number }[]): Promise<void> {
@@ -57,5 +57,5 @@ export async function zkWriteOffsets(zk: KafkaZkClient, group: string, plan: rea
 
 /** Removes /consumers/G (ids, owners, offsets): Kafka's AdminUtils.deleteConsumerGroupInZK. */
 export async function zkDeleteGroup(zk: KafkaZkClient, group: string): Promise<void> {
-  await zk.zk.deleteRecursive(consumerGroupPath(group));
+  await zk.deleteConsumerGroup(group);
 }

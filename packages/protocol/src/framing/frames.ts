@@ -1,12 +1,9 @@
 import { ErrorCode, GregorError, InvalidRequestError } from '@gregor/common';
 import type { ApiVersionCodec } from '../api.js';
-import { getApi, type AnyApiDefinition } from '../api-table.js';
+import { ApiKey, getApi, type AnyApiDefinition } from '../api-table.js';
 import { encodeRequestHeader, encodeResponseHeader, type RequestHeader } from '../header.js';
 import { Reader } from '../primitives/reader.js';
 import { writeFrame } from '../header.js';
-
-const API_VERSIONS_KEY = 18;
-const CONTROLLED_SHUTDOWN_KEY = 7;
 
 /** The request's API exists but not in this version; the header is kept so the broker can answer. */
 export class UnsupportedVersionError extends GregorError {
@@ -22,7 +19,7 @@ export class UnsupportedVersionError extends GregorError {
 
 /** Response header v1 (tagged fields) goes with flexible versions, except for ApiVersions, always v0. */
 export function responseHeaderFlexible(codec: { apiKey: number; flexible: boolean }): boolean {
-  return codec.flexible && codec.apiKey !== API_VERSIONS_KEY;
+  return codec.flexible && codec.apiKey !== ApiKey.ApiVersions;
 }
 
 export interface ClientRequestHeader {
@@ -32,7 +29,7 @@ export interface ClientRequestHeader {
 
 /** Request header v0 (no client id) is only used by ControlledShutdown v0 (Kafka's ControlledShutdownRequest.json). */
 function usesRequestHeaderV0(apiKey: number, apiVersion: number): boolean {
-  return apiKey === CONTROLLED_SHUTDOWN_KEY && apiVersion === 0;
+  return apiKey === ApiKey.ControlledShutdown && apiVersion === 0;
 }
 
 /** A complete request frame (size prefix, header v0, v1 or v2, body). */

@@ -1,17 +1,13 @@
+import type { PartitionStateWithReplicas } from '@gregor/common';
+
 /** LeaderAndIsr (key 4, controller → broker): field names from Kafka's LeaderAndIsrRequest/Response.json. */
-export interface LeaderAndIsrPartitionState {
+export interface LeaderAndIsrPartitionState extends PartitionStateWithReplicas {
   /**
    * On the wire only in v0-1 (flat list). Decoding v2+ fills it from the enclosing topic state, as
    * Kafka's LeaderAndIsrRequest.partitionStates() does.
    */
   topicName?: string;
   partitionIndex: number;
-  controllerEpoch: number;
-  leader: number;
-  leaderEpoch: number;
-  isr: number[];
-  zkVersion: number;
-  replicas: number[];
   /** v3+ (default []): replicas a reassignment is adding (KIP-455). */
   addingReplicas?: number[];
   /** v3+ (default []): replicas a reassignment is removing (KIP-455). */

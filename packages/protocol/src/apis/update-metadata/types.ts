@@ -1,15 +1,10 @@
+import type { PartitionStateWithReplicas } from '@gregor/common';
+
 /** UpdateMetadata (key 6, controller → broker): field names from Kafka's UpdateMetadataRequest/Response.json. */
-export interface UpdateMetadataPartitionState {
+export interface UpdateMetadataPartitionState extends PartitionStateWithReplicas {
   /** On the wire only in v0-4 (flat list); decoding v5+ fills it from the enclosing topic state. */
   topicName?: string;
   partitionIndex: number;
-  controllerEpoch: number;
-  /** -2 (LeaderDuringDelete) marks a partition of a topic being deleted. */
-  leader: number;
-  leaderEpoch: number;
-  isr: number[];
-  zkVersion: number;
-  replicas: number[];
   /** v4+ (default []). */
   offlineReplicas?: number[];
 }
