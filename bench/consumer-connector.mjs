@@ -57,6 +57,7 @@ const results = {};
       { logger: silentLogger() },
     );
     const started = now();
+    const cpu0 = process.cpuUsage();
     const created = await connector.createMessageStreams({ [TOPIC]: streams });
     let read = 0;
     let firstAt = 0;
@@ -69,8 +70,10 @@ const results = {};
       }),
     );
     const ms = now() - firstAt;
+    const cpu = process.cpuUsage(cpu0);
+    results[`consume${streams}CpuSecsPerM`] = ((cpu.user + cpu.system) / 1e6) * (1e6 / read); // this process: steadier than rates on a loaded machine
     results[`consume${streams}`] = (read / ms) * 1000;
-    console.log(`consume, 1 connector, ${streams} stream(s): ${fmt(results[`consume${streams}`])} records/s (${read} records in ${(ms / 1000).toFixed(2)} s after the first; ${((firstAt - started) / 1000).toFixed(2)} s to register, rebalance and fetch)`);
+    console.log(`consume, 1 connector, ${streams} stream(s): ${fmt(results[`consume${streams}`])} records/s (${read} records in ${(ms / 1000).toFixed(2)} s after the first; ${((firstAt - started) / 1000).toFixed(2)} s to register, rebalance and fetch; ${results[`consume${streams}CpuSecsPerM`].toFixed(2)} CPU-s per 1M records)`);
     await connector.shutdown();
   }
 

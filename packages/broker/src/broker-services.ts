@@ -1,4 +1,5 @@
 import type { Logger } from '@gregor/common';
+import type { ReadBufferPool } from '@gregor/storage';
 import type { KafkaController } from '@gregor/controller';
 import type { GroupCoordinator } from '@gregor/coordinator'; // group coordinator
 import type { AdminManager } from './admin/admin-manager.js';
@@ -19,6 +20,8 @@ export interface BrokerServices {
   readonly metadataCache: MetadataCache;
   readonly replicaManager: ReplicaManager;
   readonly fetchManager: FetchManager;
+  /** Buffers Fetch reads go into, back once the response is flushed (socket server). */
+  readonly readPool?: ReadBufferPool;
   readonly controller: KafkaController;
   readonly adminManager: AdminManager;
   readonly topicConfigs: TopicConfigCache;

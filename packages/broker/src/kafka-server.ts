@@ -1,6 +1,6 @@
 import { createLogger, type Logger } from '@gregor/common';
 import { KafkaController, KafkaZkControllerStore } from '@gregor/controller';
-import { LogDirFailureChannel, LogManager, type LogCleaner } from '@gregor/storage';
+import { LogDirFailureChannel, LogManager, ReadBufferPool, type LogCleaner } from '@gregor/storage';
 import type { GroupCoordinator } from '@gregor/coordinator'; // group coordinator
 import { startGroupCoordinator } from './coordinator/group-coordinator-setup.js'; // group coordinator
 import { startLogCleaner } from './log-cleaner-setup.js'; // group coordinator (log compaction)
@@ -54,6 +54,8 @@ export class KafkaServer {
   topicConfigs!: TopicConfigCache;
   replicaManager!: ReplicaManager;
   fetchManager!: FetchManager;
+  /** Fetch reads go into these buffers and come back once the socket has flushed the response. */
+  readonly readPool = new ReadBufferPool();
   isrManager!: IsrManager;
   configChangeListener!: ConfigChangeListener;
   dynamicConfig!: DynamicBrokerConfig;
@@ -252,6 +254,7 @@ export class KafkaServer {
       listeners: cfg.listeners.map((l) => this.#listenerSpec(l)),
       maxRequestBytes: cfg.socketRequestMaxBytes,
       handler: this.apis.handleFrame,
+      onWritten: (chunk) => this.readPool.release(chunk),
       failedAuthenticationDelayMs: cfg.security.failedAuthenticationDelayMs,
       interBrokerListener: cfg.interBrokerListenerName,
       limits: {
@@ -336,6 +339,7 @@ export class KafkaServer {
       get fetchManager() {
         return self.fetchManager;
       },
+      readPool: this.readPool,
       get controller() {
         return self.controller;
       },

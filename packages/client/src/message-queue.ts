@@ -57,7 +57,8 @@ export class MessageQueue<T> {
         this.#items = this.#items.slice(this.#head);
         this.#head = 0;
       }
-      if (this.#space.length > 0 && this.size < this.capacity) this.#space[0]!();
+      // Pushers wake once half the queue is free, so they queue records in runs rather than one per take.
+      if (this.#space.length > 0 && this.size <= this.capacity >> 1) this.#space[0]!();
       return Promise.resolve(item);
     }
     if (signal?.aborted) return Promise.reject(new AbortError('fetchMessage aborted', { cause: signal.reason }));

@@ -12,6 +12,7 @@ export { OffsetCheckpointFile, readCheckpointFile, writeCheckpointFile, type Top
 export { readMetaProperties, writeMetaProperties, META_PROPERTIES_FILE, type BrokerMetadata } from './meta-properties.js';
 export { partitionDirName, parseTopicPartitionDir, filenamePrefixFromOffset } from './file-names.js';
 export { nodeIo, type SegmentIo } from './segment-io.js';
+export { ReadBufferPool } from './read-buffer-pool.js';
 export { LogDirFailureChannel, failureDetectingIo, isStorageFailure } from './log-dir-failure-channel.js';
 export { LogCleaner, encodeCompactedBatch, DEFAULT_DELETE_RETENTION_MS, type LogCleanerOptions, type CleanResult } from './log-cleaner.js';
 export { ProducerStateManager, DEFAULT_PRODUCER_ID_EXPIRATION_MS, batchLastSequence, type ProducerAppendAnalysis } from './producer-state-manager.js';

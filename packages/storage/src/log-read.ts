@@ -1,4 +1,5 @@
 import { wholeBatchesLength } from '@gregor/protocol';
+import type { ReadBufferPool } from './read-buffer-pool.js';
 import type { SegmentMap } from './segment-map.js';
 
 /** Reads of a partition log's segments: fetch reads and the offset lookups of ListOffsets. */
@@ -12,20 +13,31 @@ export interface LogBounds {
 /**
  * Whole batches from the one containing `fetchOffset`, within one segment, up to `maxBytes` (at least one batch if
  * `minOneBatch`), none holding an offset >= `maxOffset`. The caller checked `fetchOffset` is within the log.
+ * With `pool` the bytes are read into its buffers (the caller gives them back once they are written out).
  */
-export function readSegments(segments: SegmentMap, logEndOffset: number, fetchOffset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean): { records: Buffer; firstOffset: number } {
+export function readSegments(
+  segments: SegmentMap,
+  logEndOffset: number,
+  fetchOffset: number,
+  maxBytes: number,
+  maxOffset: number,
+  minOneBatch: boolean,
+  pool?: ReadBufferPool,
+): { records: Buffer; firstOffset: number } {
   const empty = { records: Buffer.alloc(0), firstOffset: fetchOffset };
   if (fetchOffset === logEndOffset || fetchOffset >= maxOffset) return empty;
   for (const segment of segments.from(fetchOffset)) {
     const start = segment.translateOffset(fetchOffset);
     if (!start) continue;
     if (start.lastOffset >= maxOffset) return empty;
-    const window = segment.readBytes(start.position, Math.max(0, maxBytes));
+    const window = segment.readBytes(start.position, Math.max(0, maxBytes), pool);
     const length = wholeBatchesLength(window, maxOffset);
-    // Copy when most of the window is unused, so a small response does not pin a large buffer.
-    if (length > 0) return { records: length < window.length / 2 ? Buffer.from(window.subarray(0, length)) : window.subarray(0, length), firstOffset: start.baseOffset };
+    // Copy when most of the window is unused, so a small response does not pin a large buffer (a pooled one
+    // goes back to its pool after the write anyway).
+    if (length > 0) return { records: length < window.length / 2 && !pool ? Buffer.from(window.subarray(0, length)) : window.subarray(0, length), firstOffset: start.baseOffset };
+    pool?.release(window);
     if (!minOneBatch) return empty;
-    return { records: segment.readBytes(start.position, start.sizeInBytes), firstOffset: start.baseOffset };
+    return { records: segment.readBytes(start.position, start.sizeInBytes, pool), firstOffset: start.baseOffset };
   }
   return empty;
 }

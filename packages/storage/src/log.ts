@@ -8,6 +8,7 @@ import { recoverSegment } from './recovery.js';
 import { LogSegment, storageError } from './segment.js';
 import { SegmentMap } from './segment-map.js';
 import { fsyncDir } from './checkpoint-file.js';
+import type { ReadBufferPool } from './read-buffer-pool.js';
 import { nodeIo, type SegmentIo } from './segment-io.js';
 import { CLEANED_DIR, SWAP_FILE_SUFFIX, completeSwaps } from './segment-swap.js';
 import { batchFirstOffset } from './producer-state.js';
@@ -196,8 +197,9 @@ export class PartitionLog {
   /**
    * Whole batches from the one containing `fetchOffset`, within one segment, up to `maxBytes` (at least one batch if
    * `minOneBatch`), none holding an offset >= `maxOffset`. `firstOffset` is the first returned batch's base offset.
+   * With `pool` the bytes are read into its buffers (the caller gives them back once they are written out).
    */
-  read(fetchOffset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean): { records: Buffer; firstOffset: number } {
+  read(fetchOffset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean, pool?: ReadBufferPool): { records: Buffer; firstOffset: number } {
     this.#checkOpen();
     if (fetchOffset < this.#logStartOffset || fetchOffset > this.#logEndOffset) {
       throw new GregorError(
@@ -205,7 +207,7 @@ export class PartitionLog {
         `offset ${fetchOffset} is outside [${this.#logStartOffset}, ${this.#logEndOffset}] of ${this.topic}-${this.partition}`,
       );
     }
-    return readSegments(this.#segments, this.#logEndOffset, fetchOffset, maxBytes, maxOffset, minOneBatch);
+    return readSegments(this.#segments, this.#logEndOffset, fetchOffset, maxBytes, maxOffset, minOneBatch, pool);
   }
 
   /** The first batch whose maxTimestamp >= `timestampMs`, as its base offset (at least logStartOffset). */

@@ -32,9 +32,9 @@ export function writeFully(io: SegmentIo, fd: number, buffer: Buffer, position: 
   }
 }
 
-/** Reads up to `length` bytes at `position`; the result is shorter only at end of file. */
-export function readFully(io: SegmentIo, fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
+/** Reads up to `length` bytes at `position`; the result is shorter only at end of file. `alloc` supplies the memory (a pool). */
+export function readFully(io: SegmentIo, fd: number, position: number, length: number, alloc?: (length: number) => Buffer): Buffer {
+  const buffer = alloc ? alloc(length).subarray(0, length) : Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {
     const n = io.readSync(fd, buffer, done, length - done, position + done);

@@ -5,6 +5,7 @@ import { BATCH_HEADER_SIZE, readBatchHeader, type BatchHeader } from '@gregor/pr
 import { DELETED_FILE_SUFFIX, indexFileName, logFileName, timeIndexFileName } from './file-names.js';
 import { OffsetIndex } from './offset-index.js';
 import { TimeIndex } from './time-index.js';
+import type { ReadBufferPool } from './read-buffer-pool.js';
 import { readFully, writeFully, type SegmentIo } from './segment-io.js';
 
 export interface SegmentOptions {
@@ -175,8 +176,8 @@ export class LogSegment {
     return headerOrNull(buf, 0, position);
   }
 
-  readBytes(position: number, length: number): Buffer {
-    return readFully(this.#io, this.#fd, position, Math.max(0, Math.min(length, this.#state.size - position)));
+  readBytes(position: number, length: number, pool?: ReadBufferPool): Buffer {
+    return readFully(this.#io, this.#fd, position, Math.max(0, Math.min(length, this.#state.size - position)), pool && ((n) => pool.acquire(n)));
   }
 
   /**

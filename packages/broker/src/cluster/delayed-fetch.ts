@@ -9,13 +9,16 @@ export class DelayedFetch<R extends { bytes: number; mustReturn: boolean }> exte
   readonly #minBytes: number;
   readonly #readAll: () => R;
   readonly #respond: (result: R) => void;
+  readonly #discard: ((result: R) => void) | undefined;
   #ready: R | null = null;
 
-  constructor(maxWaitMs: number, minBytes: number, readAll: () => R, respond: (result: R) => void) {
+  /** `discard` hears of a read that is not returned (its pooled buffers go back). */
+  constructor(maxWaitMs: number, minBytes: number, readAll: () => R, respond: (result: R) => void, discard?: (result: R) => void) {
     super(maxWaitMs);
     this.#minBytes = minBytes;
     this.#readAll = readAll;
     this.#respond = respond;
+    this.#discard = discard;
   }
 
   tryComplete(): boolean {
@@ -24,6 +27,7 @@ export class DelayedFetch<R extends { bytes: number; mustReturn: boolean }> exte
       this.#ready = result;
       return this.forceComplete();
     }
+    this.#discard?.(result);
     return false;
   }
 

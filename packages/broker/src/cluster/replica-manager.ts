@@ -1,5 +1,5 @@
 import { ErrorCode, GregorError, INTERNAL_TOPICS, type Logger } from '@gregor/common';
-import { RecordValidationError, type LogConfig, type LogManager, type PartitionLog } from '@gregor/storage';
+import { RecordValidationError, type LogConfig, type LogManager, type PartitionLog, type ReadBufferPool } from '@gregor/storage';
 import { DelayedOperationPurgatory } from '../purgatory/delayed-operation.js';
 import { ReplicaFetcherManager, type LeaderEndpoint, type ReplicaFetcherConfig } from '../replication/replica-fetcher-manager.js';
 import { DelayedDeleteRecords, type DeleteRecordsPartitionStatus } from './delayed-delete-records.js';
@@ -61,6 +61,8 @@ export interface FetchParams {
    * answer is down-converted and then cut at the limits, so what is read must hold whole batches).
    */
   minOneBatchPerPartition?: boolean;
+  /** Read into this pool's buffers; whoever writes the answer out gives them back (the Fetch handler's socket). */
+  readPool?: ReadBufferPool;
 }
 
 interface FetchReadResult {
@@ -437,8 +439,11 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
     if (params.maxWaitMs <= 0 || first.mustReturn || first.bytes >= params.minBytes || params.partitions.length === 0) {
       return Promise.resolve(first.partitions);
     }
+    const pool = params.readPool;
+    const discard = pool && ((r: FetchReadResult) => r.partitions.forEach((p) => pool.release(p.records)));
+    discard?.(first);
     return new Promise((resolve) => {
-      const op = new DelayedFetch<FetchReadResult>(params.maxWaitMs, params.minBytes, readAll, (r) => resolve(r.partitions));
+      const op = new DelayedFetch<FetchReadResult>(params.maxWaitMs, params.minBytes, readAll, (r) => resolve(r.partitions), discard);
       this.fetchPurgatory.tryCompleteElseWatch(op, params.partitions.map((r) => partitionKey(r.topic, r.partition)));
     });
   }
@@ -478,7 +483,7 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
         } else {
           // The first partition with data returns at least one whole batch, even past max_bytes.
           const minOne = bytes === 0 || params.minOneBatchPerPartition === true;
-          const { records } = log.read(r.fetchOffset, limit, maxOffset, minOne);
+          const { records } = log.read(r.fetchOffset, limit, maxOffset, minOne, params.readPool);
           out.records = records;
           bytes += records.length;
           budget -= records.length;

@@ -47,6 +47,8 @@ export function fetchHandler(s: BrokerServices): ApiHandler<FetchRequest, FetchR
             maxBytes,
             partitions: context.partitions,
             minOneBatchPerPartition: magic < 2,
+            // Pooled reads: the socket server gives the buffers back once the response is flushed.
+            readPool: s.readPool,
           });
     if (magic < 2) {
       // Fetch v0-3 has no sessions, so the context's partitions are the request's; fetchMessages answers one

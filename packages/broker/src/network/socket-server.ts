@@ -55,6 +55,11 @@ export interface SocketServerOptions {
   limits?: Partial<ConnectionLimits>;
   /** Not counted against max.connections (Kafka keeps the inter-broker listener reachable). */
   interBrokerListener?: string;
+  /**
+   * Each response chunk once the socket has flushed it (never when the write failed: the memory may still be in
+   * use): pooled read buffers go back to their pool here, never earlier.
+   */
+  onWritten?: (chunk: Buffer) => void;
 }
 
 export interface ConnectionLimits {
@@ -443,7 +448,12 @@ class RequestChannel {
     this.#socket.cork();
     while (this.#pending.length > 0 && this.#pending[0]!.done) {
       const head = this.#pending.shift()!;
-      if (head.response) for (const part of head.response) this.#socket.write(part);
+      if (!head.response) continue;
+      const onWritten = this.#opts.onWritten;
+      for (const part of head.response) {
+        if (onWritten) this.#socket.write(part, (err) => err || onWritten(part));
+        else this.#socket.write(part);
+      }
     }
     this.#socket.uncork();
     this.pump();

@@ -104,6 +104,22 @@ export class Reader {
   }
 
   varlong(): number {
+    // Fast path in plain numbers (exact below 2^49, 7 bytes): record timestamp deltas are small. BigInt otherwise.
+    const start = this.#pos;
+    let n = 0;
+    let scale = 1;
+    for (let i = 0; i < 7; i++) {
+      this.#need(1, 'varlong');
+      const b = this.buf[this.#pos++]!;
+      n += (b & 0x7f) * scale;
+      if ((b & 0x80) === 0) return n % 2 === 0 ? n / 2 : -(n + 1) / 2;
+      scale *= 128;
+    }
+    this.#pos = start;
+    return this.#bigVarlong();
+  }
+
+  #bigVarlong(): number {
     let z = 0n;
     let shift = 0n;
     for (let i = 0; i < 10; i++) {

@@ -107,6 +107,8 @@ export class Writer {
 
   /** Signed zigzag varlong (record timestamp deltas). Accepts numbers up to 2^53. */
   varlong(v: number | bigint): this {
+    // Within int32 the 64-bit zigzag equals the 32-bit one: no BigInt on the hot path (timestamp deltas).
+    if (typeof v === 'number' && v >= -0x80000000 && v <= 0x7fffffff && Number.isInteger(v)) return this.varint(v);
     let z = BigInt.asUintN(64, (BigInt(v) << 1n) ^ (BigInt(v) >> 63n));
     this.#ensure(10);
     while (z >= 0x80n) {

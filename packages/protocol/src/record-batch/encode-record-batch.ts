@@ -54,6 +54,7 @@ function varintSize(v: number): number {
 }
 
 function varlongSize(v: number): number {
+  if (v >= -0x80000000 && v <= 0x7fffffff && Number.isInteger(v)) return varintSize(v);
   let z = BigInt.asUintN(64, (BigInt(v) << 1n) ^ (BigInt(v) >> 63n));
   let n = 1;
   while (z >= 0x80n) {
