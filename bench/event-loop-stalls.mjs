@@ -15,6 +15,8 @@
 //  The cleaning phase also samples the process's RSS every 10 ms: the peak above the RSS before the pass.
 //
 //   npm run build && node bench/event-loop-stalls.mjs [--json <file>] [--full]   env: PARTITIONS=500 SIZE_MB=64 (--full: 256) KEYS=10000 CREATE=500 (--full: 2000) PHASES=leadership,cleaning,creation
+//   --combined: the same two stalls at once in a real broker of a 3-broker cluster, with its ZooKeeper session
+//   (bench/lib/combined-stalls.mjs: cleaning a 1 GB compacted log while 500 leaders move onto it).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -23,6 +25,11 @@ import { silentLogger } from '@gregor/common';
 import { CompressionType, encodeRecordBatch } from '@gregor/protocol';
 import { DEFAULT_LOG_CONFIG, LogCleaner, LogManager } from '@gregor/storage';
 import { sleep, startBench } from './lib/bench.mjs';
+
+if (process.argv.includes('--combined')) {
+  await (await import('./lib/combined-stalls.mjs')).combined();
+  process.exit(0);
+}
 
 const PHASES = new Set((process.env.PHASES ?? 'leadership,cleaning,creation').split(','));
 const b = await startBench('event-loop-stalls', { env: { PARTITIONS: 500, SIZE_MB: [64, 256], KEYS: 10_000, CREATE: [500, 2000] }, params: { phases: [...PHASES] } });

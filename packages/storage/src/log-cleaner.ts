@@ -246,6 +246,7 @@ export class LogCleaner {
   }
 
   *#cleanSteps(log: PartitionLog): Generator<Promise<void> | void, CleanResult | null> {
+    const startedMs = Date.now(); // the pass's wall time goes into its log line
     const bases = log.segmentBaseOffsets();
     const hw = log.highWatermark;
     const truncations = log.truncationCount;
@@ -332,7 +333,7 @@ export class LogCleaner {
       log.replaceSegments(cleanable, cleaned);
       swapped = true;
       const result = { segments: cleanable.length, recordsBefore, recordsAfter, bytesBefore, bytesAfter };
-      this.#opts.logger.info({ topic: log.topic, partition: log.partition, ...result }, 'log cleaned');
+      this.#opts.logger.info({ topic: log.topic, partition: log.partition, ...result, ms: Date.now() - startedMs }, 'log cleaned');
       return result;
     } finally {
       // Not swapped in (nothing to drop, the log changed, the cleaner stopped, or an error): the aside files go.
