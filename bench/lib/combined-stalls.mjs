@@ -13,6 +13,7 @@
 //
 //   npm run build && node bench/event-loop-stalls.mjs --combined [--full] [--json <file>]
 //   env: SIZE_MB=256 (--full: 1024) KEYS=200000 PARTITIONS=500 SEGMENT_MB=64 SESSION_MS=6000 ZK=3 SETTLE_MS=3000
+//   LEAD_DELAY_MS=0: how long after the cleaning starts the controlled shutdown begins
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,8 +25,8 @@ const COMPACTED = 'compacted';
 const MOVED = 'moved';
 
 export async function combined() {
-  const b = await startBench('event-loop-stalls-combined', { env: { SIZE_MB: [256, 1024], KEYS: 200_000, PARTITIONS: 500, SEGMENT_MB: 64, SESSION_MS: 6000, ZK: 3, SETTLE_MS: 3000 } });
-  const { SIZE_MB, KEYS, PARTITIONS, SEGMENT_MB, SESSION_MS, ZK, SETTLE_MS } = b.params;
+  const b = await startBench('event-loop-stalls-combined', { env: { SIZE_MB: [256, 1024], KEYS: 200_000, PARTITIONS: 500, SEGMENT_MB: 64, SESSION_MS: 6000, ZK: 3, SETTLE_MS: 3000, LEAD_DELAY_MS: 0 } });
+  const { SIZE_MB, KEYS, PARTITIONS, SEGMENT_MB, SESSION_MS, ZK, SETTLE_MS, LEAD_DELAY_MS } = b.params;
   // JSON log lines at info: the cleaner's `log cleaned`, `applied LeaderAndIsr`, ZooKeeper session renewals.
   process.env.LOG_LEVEL = 'info';
   process.env.LOG_FORMAT = 'json';
@@ -108,6 +109,7 @@ export async function combined() {
   }
   const w0 = Date.now();
   await loopDelay(T); // from here on
+  if (LEAD_DELAY_MS > 0) await sleep(LEAD_DELAY_MS); // the leaders land later in the pass (its writing half)
   void brokers.get(O).stop(); // SIGTERM: controlled shutdown
   let ledMs = null;
   while (Date.now() - w0 < 120_000) {
@@ -152,7 +154,9 @@ export async function combined() {
     (cleaned ? `pass ${cleaned.ms} ms, from ${cleanStart} to ${cleanEnd} ms into the window; ${cleaned.recordsBefore} -> ${cleaned.recordsAfter} records, ${Math.round(cleaned.bytesAfter / 1048576)} MB kept` : 'NOT logged within the window'));
   console.log(`  controlled shutdown of broker ${O}: ${shutdownOk ? 'succeeded' : 'NOT confirmed'}; all ${PARTITIONS} leaders on broker ${T} after ${ledMs ?? 'NOT within 120 s'} ms` +
     (applied.length ? `; LeaderAndIsr applied in ${applied.map((a) => `${a.partitions} partitions (${a.becameLeader} leader) ${a.ms} ms at +${a.atMs} ms`).join(', ')}` : ''));
-  console.log(`  overlap of the leadership change and the cleaning pass: ${overlapMs ?? '?'} ms`);
+  const appliedInside = cleaned && applied.length > 0 ? applied.every((a) => a.atMs >= cleanStart && a.atMs <= cleanEnd) : null;
+  console.log(`  overlap of the leadership change (controlled shutdown to broker ${T} leading all) and the cleaning pass: ${overlapMs ?? '?'} ms; ` +
+    `LeaderAndIsr applied on broker ${T} inside the pass: ${appliedInside === null ? '? (no applied LeaderAndIsr line)' : appliedInside ? 'yes' : 'NO'}`);
   const rows = [
     ['window (cleaning + leadership change)', `${w1 - w0} ms`],
     [`broker ${T} event-loop delay p50`, `${loop?.p50 ?? '?'} ms`],
@@ -172,7 +176,7 @@ export async function combined() {
   await b.finish({
     target: T, shutDown: O, controller: C, records, windowMs: w1 - w0, ledMs, leaderAndIsr: applied,
     cleaning: cleaned ? { ms: cleaned.ms, startMs: cleanStart, endMs: cleanEnd, recordsBefore: cleaned.recordsBefore, recordsAfter: cleaned.recordsAfter, bytesBefore: cleaned.bytesBefore, bytesAfter: cleaned.bytesAfter } : null,
-    overlapMs, loop, overlapSliceMaxMs: overlapMax, stalls, sessionsLost: lost, watchdogTrips: watchdog,
+    overlapMs, appliedInside, leadDelayMs: LEAD_DELAY_MS, loop, overlapSliceMaxMs: overlapMax, stalls, sessionsLost: lost, watchdogTrips: watchdog,
   }, {
     charts: [{ id: 'event-loop-stalls-combined', title: `Broker cleaning ${SIZE_MB} MB while ${PARTITIONS} leaders move onto it: event-loop delay`, unit: 'ms', bars: [
       { label: 'p50', value: loop?.p50 ?? 0 }, { label: 'p99', value: loop?.p99 ?? 0 }, { label: 'max', value: loop?.max ?? 0 },
@@ -216,8 +220,9 @@ function readJsonLines(file) {
 
 /** kcat producing `n` records of ~1 KB keyed key-0..key-(keys-1) in turn, streamed into its stdin (acks=1). */
 async function produceKeyed(brokerList, n, keys) {
-  // kcatProduceArgs ends with `-l <file>`: the key delimiter goes in front.
-  const child = spawn('kcat', ['-K', ':', ...kcatProduceArgs(brokerList, COMPACTED, '/dev/stdin', 'acks=1')], { stdio: ['pipe', 'ignore', 'pipe'] });
+  // kcatProduceArgs without its `-l <file>`: kcat reads the lines from stdin (a socket, which -l /dev/stdin cannot open).
+  const args = kcatProduceArgs(brokerList, COMPACTED, '', 'acks=1').slice(0, -1).filter((a) => a !== '-l');
+  const child = spawn('kcat', ['-K', ':', ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d) => (err += d));
   const exited = new Promise((resolve, reject) => {
