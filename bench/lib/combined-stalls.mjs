@@ -171,12 +171,14 @@ export async function combined() {
   console.log(`\n| ${'measure'.padEnd(width)} | value |\n|${'-'.repeat(width + 2)}|---|`);
   for (const [k, v] of rows) console.log(`| ${k.padEnd(width)} | ${v} |`);
   if (stalls.length) console.log(`  slices ≥ 50 ms: ${stalls.map((s) => `+${s.atMs} ms ${s.maxMs} ms (${s.during})`).join(', ')}`);
+  const worst = [...series].sort((x, y) => y.max - x.max).slice(0, 3).map((s) => ({ atMs: s.time - w0, maxMs: s.max, during: phaseOf(s.time - w0) }));
+  console.log(`  worst 100 ms slices: ${worst.map((s) => `+${s.atMs} ms ${s.maxMs} ms (${s.during})`).join(', ')}`);
   console.log(`  per-100 ms slice maxima: p50 ${pct(series.map((s) => s.max), 50) ?? '-'} ms, p99 ${pct(series.map((s) => s.max), 99) ?? '-'} ms`);
 
   await b.finish({
     target: T, shutDown: O, controller: C, records, windowMs: w1 - w0, ledMs, leaderAndIsr: applied,
     cleaning: cleaned ? { ms: cleaned.ms, startMs: cleanStart, endMs: cleanEnd, recordsBefore: cleaned.recordsBefore, recordsAfter: cleaned.recordsAfter, bytesBefore: cleaned.bytesBefore, bytesAfter: cleaned.bytesAfter } : null,
-    overlapMs, appliedInside, leadDelayMs: LEAD_DELAY_MS, loop, overlapSliceMaxMs: overlapMax, stalls, sessionsLost: lost, watchdogTrips: watchdog,
+    overlapMs, appliedInside, leadDelayMs: LEAD_DELAY_MS, loop, overlapSliceMaxMs: overlapMax, stalls, worstSlices: worst, sessionsLost: lost, watchdogTrips: watchdog,
   }, {
     charts: [{ id: 'event-loop-stalls-combined', title: `Broker cleaning ${SIZE_MB} MB while ${PARTITIONS} leaders move onto it: event-loop delay`, unit: 'ms', bars: [
       { label: 'p50', value: loop?.p50 ?? 0 }, { label: 'p99', value: loop?.p99 ?? 0 }, { label: 'max', value: loop?.max ?? 0 },
