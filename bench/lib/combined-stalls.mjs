@@ -110,6 +110,7 @@ export async function combined() {
   const w0 = Date.now();
   await loopDelay(T); // from here on
   if (LEAD_DELAY_MS > 0) await sleep(LEAD_DELAY_MS); // the leaders land later in the pass (its writing half)
+  const leadStart = Date.now() - w0;
   void brokers.get(O).stop(); // SIGTERM: controlled shutdown
   let ledMs = null;
   while (Date.now() - w0 < 120_000) {
@@ -143,16 +144,17 @@ export async function combined() {
   }
   // Per 100 ms of T's loop: the slices that held it ≥ 50 ms, placed against the leadership change and the cleaning.
   const series = readJsonLines(join(b.work, `event-loop-${target.pid}.jsonl.series.jsonl`)).filter((s) => s.time > w0 && s.time <= w1);
-  const phaseOf = (at) => [at <= (ledMs ?? Infinity) ? 'leadership moving' : null, cleanEnd === null || (at >= cleanStart && at <= cleanEnd + 100) ? 'cleaning' : null].filter(Boolean).join(' + ') || 'neither';
+  // A slice's line is written at its end: it covers [at - 100, at].
+  const phaseOf = (at) => [at >= leadStart && at - 100 <= (ledMs ?? Infinity) ? 'leadership moving' : null, cleanEnd === null || (at >= cleanStart && at <= cleanEnd + 100) ? 'cleaning' : null].filter(Boolean).join(' + ') || 'neither';
   const stalls = series.filter((s) => s.max >= 50).map((s) => ({ atMs: s.time - w0, maxMs: s.max, during: phaseOf(s.time - w0) }));
-  const overlapMs = cleaned && ledMs !== null ? Math.max(0, Math.min(cleanEnd, ledMs) - Math.max(cleanStart, 0)) : null;
-  const inOverlap = series.filter((s) => s.time - w0 <= (ledMs ?? 0));
+  const overlapMs = cleaned && ledMs !== null ? Math.max(0, Math.min(cleanEnd, ledMs) - Math.max(cleanStart, leadStart)) : null;
+  const inOverlap = series.filter((s) => s.time - w0 >= leadStart && s.time - w0 - 100 <= (ledMs ?? 0));
   const overlapMax = inOverlap.length ? Math.max(...inOverlap.map((s) => s.max)) : null;
 
   console.log(`\ngregor, 3 brokers, ${ZK}-node ZooKeeper, zookeeper.session.timeout.ms=${SESSION_MS}; broker ${T}:`);
   console.log(`  cleaning ${SIZE_MB} MB (${records} records, ${KEYS} keys, ${SEGMENT_MB} MB segments): ` +
     (cleaned ? `pass ${cleaned.ms} ms, from ${cleanStart} to ${cleanEnd} ms into the window; ${cleaned.recordsBefore} -> ${cleaned.recordsAfter} records, ${Math.round(cleaned.bytesAfter / 1048576)} MB kept` : 'NOT logged within the window'));
-  console.log(`  controlled shutdown of broker ${O}: ${shutdownOk ? 'succeeded' : 'NOT confirmed'}; all ${PARTITIONS} leaders on broker ${T} after ${ledMs ?? 'NOT within 120 s'} ms` +
+  console.log(`  controlled shutdown of broker ${O} from +${leadStart} ms: ${shutdownOk ? 'succeeded' : 'NOT confirmed'}; all ${PARTITIONS} leaders on broker ${T} after ${ledMs ?? 'NOT within 120 s'} ms` +
     (applied.length ? `; LeaderAndIsr applied in ${applied.map((a) => `${a.partitions} partitions (${a.becameLeader} leader) ${a.ms} ms at +${a.atMs} ms`).join(', ')}` : ''));
   const appliedInside = cleaned && applied.length > 0 ? applied.every((a) => a.atMs >= cleanStart && a.atMs <= cleanEnd) : null;
   console.log(`  overlap of the leadership change (controlled shutdown to broker ${T} leading all) and the cleaning pass: ${overlapMs ?? '?'} ms; ` +
@@ -176,7 +178,7 @@ export async function combined() {
   console.log(`  per-100 ms slice maxima: p50 ${pct(series.map((s) => s.max), 50) ?? '-'} ms, p99 ${pct(series.map((s) => s.max), 99) ?? '-'} ms`);
 
   await b.finish({
-    target: T, shutDown: O, controller: C, records, windowMs: w1 - w0, ledMs, leaderAndIsr: applied,
+    target: T, shutDown: O, controller: C, records, windowMs: w1 - w0, leadStartMs: leadStart, ledMs, leaderAndIsr: applied,
     cleaning: cleaned ? { ms: cleaned.ms, startMs: cleanStart, endMs: cleanEnd, recordsBefore: cleaned.recordsBefore, recordsAfter: cleaned.recordsAfter, bytesBefore: cleaned.bytesBefore, bytesAfter: cleaned.bytesAfter } : null,
     overlapMs, appliedInside, leadDelayMs: LEAD_DELAY_MS, loop, overlapSliceMaxMs: overlapMax, stalls, worstSlices: worst, sessionsLost: lost, watchdogTrips: watchdog,
   }, {
