@@ -124,8 +124,8 @@ export async function combined() {
   let cleaned = null;
   while (Date.now() - w0 < 600_000 && !(cleaned = logLines(T, altered).find((o) => o.msg === 'log cleaned' && o.topic === COMPACTED))) await sleep(100);
   await sleep(300);
-  const loop = await loopDelay(T);
   const w1 = Date.now();
+  const loop = await loopDelay(T);
   for (let i = 0; i < 100 && brokers.get(O).isRunning(); i++) await sleep(100);
   // A connection lost in the window is presumed a lost session only a session timeout later: wait for that line too.
   await sleep(SESSION_MS);
@@ -143,7 +143,8 @@ export async function combined() {
     watchdog[id] = lines.filter((o) => o.msg?.startsWith('ZooKeeper watchdog')).length;
   }
   // Per 100 ms of T's loop: the slices that held it ≥ 50 ms, placed against the leadership change and the cleaning.
-  const series = readJsonLines(join(b.work, `event-loop-${target.pid}.jsonl.series.jsonl`)).filter((s) => s.time > w0 && s.time <= w1);
+  // Up to the slice that holds the SIGUSR2 read (written ≤ 100 ms after it; the waits below are longer).
+  const series = readJsonLines(join(b.work, `event-loop-${target.pid}.jsonl.series.jsonl`)).filter((s) => s.time > w0 && s.time - 100 <= w1);
   // A slice's line is written at its end: it covers [at - 100, at].
   const phaseOf = (at) => [at >= leadStart && at - 100 <= (ledMs ?? Infinity) ? 'leadership moving' : null, cleanEnd === null || (at >= cleanStart && at <= cleanEnd + 100) ? 'cleaning' : null].filter(Boolean).join(' + ') || 'neither';
   const stalls = series.filter((s) => s.max >= 50).map((s) => ({ atMs: s.time - w0, maxMs: s.max, during: phaseOf(s.time - w0) }));
