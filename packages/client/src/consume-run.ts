@@ -28,8 +28,8 @@ export interface ConsumeRunSettings {
 /**
  * One `Consumer.consume` call on the shared fetch loop: one AbstractFetcherThread per partition leader
  * (each with its own connection and fetch session, closed when the run ends), feeding one buffer that
- * the async iterator drains. A partition that delivered records is paused until the buffer is empty, so
- * at most one response per partition is held, as when the consumer fetched only when asked. Partitions
+ * the async iterator drains. A partition that delivered records is paused until the iterator takes the
+ * buffer; its next Fetch then runs while the iterator hands that run out (one response ahead, bounded). Partitions
  * a leader cannot serve are routed again after a metadata refresh; retriable failures are retried with
  * backoff up to `retries` in a row, anything else ends the run with that error.
  */
@@ -56,27 +56,34 @@ export class ConsumeRun {
     for (const p of active.keys()) this.#paused.add(p);
   }
 
-  async *records(signal: AbortSignal | undefined): AsyncGenerator<ConsumedRecord, void, undefined> {
-    const onAbort = () => this.#notify();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      for (;;) {
-        if (signal?.aborted) throw new AbortError('consume aborted', { cause: signal.reason });
-        if (this.#error !== null) throw this.#error;
-        if (this.#buffer.length > 0) {
-          const batch = this.#buffer;
-          this.#buffer = [];
-          yield* batch;
-          continue;
-        }
-        if (this.#active.size === 0) return;
+  /**
+   * The next run of fetched records, or null once every partition reached its end. Partitions paused
+   * because they delivered are routed again before the run is handed out, so their next Fetch is in
+   * flight while the application works through it: per partition at most one response waits in the
+   * buffer besides the run being handed out. Consume yields these from its own generator (one async
+   * generator per record, not two).
+   */
+  async nextBatch(signal: AbortSignal | undefined): Promise<ConsumedRecord[] | null> {
+    for (;;) {
+      if (signal?.aborted) throw new AbortError('consume aborted', { cause: signal.reason });
+      if (this.#error !== null) throw this.#error;
+      if (this.#buffer.length > 0) {
+        const batch = this.#buffer;
+        this.#buffer = [];
         if (this.#paused.size > 0) await this.#route([...this.#paused]);
-        if (this.#buffer.length > 0 || this.#error !== null || signal?.aborted) continue;
-        await new Promise<void>((resolve) => (this.#wake = resolve));
-        this.#wake = null;
+        return batch;
       }
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
+      if (this.#active.size === 0) return null;
+      if (this.#paused.size > 0) await this.#route([...this.#paused]);
+      if (this.#buffer.length > 0 || this.#error !== null || signal?.aborted) continue;
+      const onAbort = () => this.#notify();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        await new Promise<void>((resolve) => (this.#wake = resolve));
+      } finally {
+        this.#wake = null;
+        signal?.removeEventListener('abort', onAbort);
+      }
     }
   }
 
@@ -226,7 +233,7 @@ export class ConsumeRun {
       this.#active.delete(fs.partition);
       fetcher.removePartitions([fs]);
     } else if (delivered > 0) {
-      // Paused until the iterator has handed out the buffer.
+      // Paused until the iterator takes the buffer (then fetched again while that run is handed out).
       fetcher.removePartitions([fs]);
       this.#paused.add(fs.partition);
     }

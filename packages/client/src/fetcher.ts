@@ -249,7 +249,9 @@ export class Consumer {
       retryBackoffMaxMs: this.#retryBackoffMaxMs,
     });
     try {
-      yield* run.records(options.signal);
+      for (let batch = await run.nextBatch(options.signal); batch !== null; batch = await run.nextBatch(options.signal)) {
+        for (const record of batch) yield record;
+      }
     } finally {
       await run.close();
     }

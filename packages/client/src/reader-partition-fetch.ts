@@ -29,7 +29,7 @@ type Outcome = { retry: true; error: unknown } | { retry: false };
  * partition's leader, with its own connection (kafka-go reads each partition on its own connection, so
  * an idle partition's long poll holds up nothing else). The fetcher is replaced, after a metadata refresh
  * and a backoff, when the leader moves or answers with an error; records go to the Reader's queue, and
- * the partition is paused while the queue is full. `run()` ends when `signal` aborts.
+ * the next Fetch runs while they are queued; the partition is paused when a second response waits. `run()` ends when `signal` aborts.
  */
 export class ReaderPartitionFetch {
   readonly #client: KafkaClient;
@@ -41,6 +41,8 @@ export class ReaderPartitionFetch {
   #position: number;
   #partitionMaxBytes: number;
   #failures = 0;
+  /** Records being queued (the partition fetches on meanwhile, one response ahead). */
+  #delivering: Promise<boolean> | null = null;
 
   constructor(client: KafkaClient, topic: string, partition: number, start: number, settings: ReaderPartitionSettings, hooks: ReaderPartitionHooks, log: Logger) {
     this.#client = client;
@@ -156,15 +158,23 @@ export class ReaderPartitionFetch {
       state.partitionMaxBytes = this.#partitionMaxBytes;
       return position;
     }
-    // Paused while the queue takes the records (back-pressure), then fetched on from after them.
-    thread.removePartitions([state]);
-    void this.#hooks.deliver(records, signal).then(
+    // The next Fetch goes out while the queue takes these records; a response arriving before they are
+    // all queued waits behind them with the partition paused (back-pressure: one response ahead at most).
+    this.#position = nextOffset;
+    const previous = this.#delivering;
+    const delivery = previous === null ? this.#hooks.deliver(records, signal) : previous.then((ok) => ok && !signal.aborted && this.#hooks.deliver(records, signal));
+    this.#delivering = delivery;
+    if (previous !== null) thread.removePartitions([state]);
+    delivery.then(
       (delivered) => {
-        if (!delivered || signal.aborted) return;
-        this.#position = nextOffset;
+        if (this.#delivering === delivery) this.#delivering = null;
+        if (!delivered || signal.aborted || previous === null) return;
         thread.addPartitions([this.#fetchState()]);
       },
-      (e: unknown) => finish({ retry: true, error: e }),
+      (e: unknown) => {
+        if (this.#delivering === delivery) this.#delivering = null;
+        finish({ retry: true, error: e });
+      },
     );
     return nextOffset;
   }
