@@ -15,7 +15,7 @@
 // ZooKeeper sessions each broker renewed (expired or presumed lost) in it are printed at the end.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Admin, Connection, KafkaClient } from '@gregor/client';
+import { Admin, ConnectionPool, KafkaClient } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { Metadata } from '@gregor/protocol';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
@@ -92,14 +92,9 @@ function controllerLog(id, since) {
   return out;
 }
 
-const conns = new Map();
+const pool = new ConnectionPool({ clientId: 'failover-bench', requestTimeoutMs: 10_000 });
 async function metadataFrom(id) {
-  let c = conns.get(id);
-  if (!c) {
-    c = new Connection({ host: '127.0.0.1', port: brokers.get(id).port, clientId: 'failover-bench', requestTimeoutMs: 10_000 });
-    await c.connect();
-    conns.set(id, c);
-  }
+  const c = await pool.connect(id, { host: '127.0.0.1', port: brokers.get(id).port });
   const md = await c.send(Metadata, { topics: [{ name: TOPIC }], allowAutoTopicCreation: false });
   return md.topics[0]?.partitions ?? [];
 }
@@ -109,7 +104,7 @@ b.onCleanup(() => zkClient.close());
 const zk = new KafkaZkClient(zkClient);
 const client = new KafkaClient({ brokers: bootstrap });
 b.onCleanup(() => client.close());
-b.onCleanup(() => Promise.all([...conns.values()].map((c) => c.close().catch(() => {}))));
+b.onCleanup(() => pool.close());
 const rounds = [];
 {
   await loopDelays(); // from here on

@@ -117,18 +117,7 @@ async function creation() {
 async function leadership(label, writer) {
   const dir = join(work, `leadership-${label}`);
   const logs = logManager(dir, writer);
-  const rm = new ReplicaManager({
-    brokerId: 1,
-    logManager: logs,
-    logger: silentLogger(),
-    minInsyncReplicas: () => 1,
-    topicLogConfig: () => ({}),
-    messageMaxBytes: () => 1 << 20,
-    fetcher: { brokerId: 1, maxWaitMs: 500, minBytes: 1, maxBytes: 1 << 20, backoffMs: 100, requestTimeoutMs: 30_000 },
-    replicaLagTimeMaxMs: 30_000,
-    leaderEndpoint: () => undefined,
-    isrManager: { writeIsr: () => new Promise(() => {}) },
-  });
+  const rm = replicaManager(logs);
   const states = (epoch) =>
     Array.from({ length: PARTITIONS }, (_, i) => ({ topic: 'lead', partition: i, controllerEpoch: 1, leader: 1, leaderEpoch: epoch, isr: [1], zkVersion: epoch, replicas: [1], isNew: epoch === 0 }));
   rm.becomeLeaderOrFollower(0, 1, states(0)); // the logs exist

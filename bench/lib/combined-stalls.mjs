@@ -17,7 +17,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Admin, Connection, KafkaClient } from '@gregor/client';
+import { Admin, ConnectionPool, KafkaClient } from '@gregor/client';
 import { Metadata } from '@gregor/protocol';
 import { kcatProduceArgs, linesFile, pct, procCpuSeconds, root, run, sleep, startBench } from './bench.mjs';
 
@@ -42,15 +42,10 @@ export async function combined() {
   const client = new KafkaClient({ brokers: bootstrap });
   b.onCleanup(() => client.close());
   const admin = new Admin(client);
-  const conns = new Map();
-  b.onCleanup(() => Promise.all([...conns.values()].map((c) => c.close().catch(() => {}))));
+  const pool = new ConnectionPool({ clientId: 'stalls-bench', requestTimeoutMs: 10_000 });
+  b.onCleanup(() => pool.close());
   async function partitionsFrom(id, topic) {
-    let c = conns.get(id);
-    if (!c) {
-      c = new Connection({ host: '127.0.0.1', port: brokers.get(id).port, clientId: 'stalls-bench', requestTimeoutMs: 10_000 });
-      await c.connect();
-      conns.set(id, c);
-    }
+    const c = await pool.connect(id, { host: '127.0.0.1', port: brokers.get(id).port });
     const md = await c.send(Metadata, { topics: [{ name: topic }], allowAutoTopicCreation: false });
     return md.topics[0]?.partitions ?? [];
   }
