@@ -59,6 +59,15 @@ describe('Producer batching', () => {
     expect((await sent)[0]!.offset).toBe(0);
   });
 
+  it('flush() right after send() waits for a send still fetching its metadata', async () => {
+    const { cluster, client } = await setup([1]);
+    const producer = new Producer(client, { lingerMs: 60_000 });
+    const sent = producer.send({ topic: 't', messages: [{ value: 'v' }] });
+    await producer.flush(); // before the metadata answer: the record is not in a batch yet
+    expect(produceRequests(cluster)).toHaveLength(1);
+    expect((await sent)[0]!.offset).toBe(0);
+  });
+
   it('moves the sticky partition of keyless records on when a batch fills', async () => {
     const { cluster, client } = await setup([1, 1, 1, 1]);
     const producer = new Producer(client, { batchSize: 2048 });

@@ -115,6 +115,8 @@ export class Producer {
   readonly #partitioner: DefaultPartitioner;
   readonly #idempotence: ProducerIdState | null;
   readonly #accumulator: RecordAccumulator;
+  /** Sends whose topic metadata is still being fetched: not in the accumulator yet. */
+  readonly #awaitingMetadata = new Set<Promise<number>>();
   readonly #sender: Sender;
 
   constructor(client: KafkaClient, config: ProducerConfig = {}) {
@@ -167,7 +169,8 @@ export class Producer {
       timestamp: m.timestamp ?? now,
     }));
     // Metadata first: a topic whose leaders are not known yet is waited for, within delivery.timeout.ms.
-    const numPartitions = await retry(() => this.#partitionCount(record), {
+    // flush() waits for these too: a record sent before it counts even while its metadata is still coming.
+    const metadata = retry(() => this.#partitionCount(record), {
       retries: this.#retries,
       retryBackoffMs: this.#retryBackoffMs,
       retryBackoffMaxMs: this.#retryBackoffMaxMs,
@@ -176,6 +179,13 @@ export class Producer {
         await this.#client.refreshMetadata([record.topic]).catch(() => undefined);
       },
     });
+    this.#awaitingMetadata.add(metadata);
+    let numPartitions: number;
+    try {
+      numPartitions = await metadata;
+    } finally {
+      this.#awaitingMetadata.delete(metadata);
+    }
     for (const m of record.messages) {
       if (m.partition !== undefined && (!Number.isInteger(m.partition) || m.partition < 0 || m.partition >= numPartitions)) {
         throw new KafkaProtocolError(ErrorCode.INVALID_PARTITIONS, `partition ${m.partition} is not in topic ${record.topic} (${numPartitions} partitions)`);
@@ -203,6 +213,8 @@ export class Producer {
   async flush(): Promise<void> {
     this.#accumulator.flushing++;
     try {
+      // Sends still waiting for metadata append when it arrives; with flushing set they go at once.
+      while (this.#awaitingMetadata.size > 0) await Promise.allSettled([...this.#awaitingMetadata]);
       this.#sender.scheduleDrain();
       while (!this.#sender.idle) await this.#sender.nextIdle();
     } finally {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { sleep } from '@gregor/common';
 
@@ -208,8 +208,14 @@ export class ManagedProcess {
     if (!(await this.waitForExit(10_000))) throw new Error(`${this.name} (pid ${this.#pid}) survived SIGKILL`);
   }
 
+  /**
+   * SIGSTOP, returning once every thread is stopped: kill(2) returns before a thread running on another core
+   * has stopped, and a request sent in that window would still be answered.
+   */
   pause(): void {
     if (!this.signal('SIGSTOP')) throw new Error(`${this.name} is not running`);
+    const deadline = Date.now() + 2000;
+    while (!allThreadsStopped(this.#pid!) && Date.now() < deadline) Atomics.wait(PAUSE_WAIT, 0, 0, 1);
   }
 
   resume(): void {
@@ -268,4 +274,26 @@ export class ManagedProcess {
     this.#exitWaiters = [];
     for (const w of waiters) w();
   }
+}
+
+const PAUSE_WAIT = new Int32Array(new SharedArrayBuffer(4));
+
+/** True when /proc shows every thread of `pid` stopped (state T), or when /proc cannot tell (not Linux, gone). */
+function allThreadsStopped(pid: number): boolean {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return true;
+  }
+  return tids.every((tid) => {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      return true; // the thread exited
+    }
+    const state = stat[stat.lastIndexOf(')') + 2];
+    return state === 'T' || state === 't' || state === 'Z' || state === 'X';
+  });
 }
