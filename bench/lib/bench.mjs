@@ -224,9 +224,11 @@ class Bench {
   /**
    * A broker process (not started): `props` are server.properties on top of the id, a PLAINTEXT listener on
    * `port` (default: a free one), log.dirs and zookeeper.connect; `http.port` defaults to -1. `nodeArgs` go
-   * before the CLI (e.g. --cpu-prof). Start it with startBroker (or b.start(broker) after a kill).
+   * before the CLI (e.g. --cpu-prof); by default BROKER_NODE_ARGS from the environment, split on spaces
+   * (`BROKER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'` profiles every broker of any bench).
+   * Start it with startBroker (or b.start(broker) after a kill).
    */
-  async broker({ id = 1, zookeeperConnect, props = {}, port, nodeArgs = [] }) {
+  async broker({ id = 1, zookeeperConnect, props = {}, port, nodeArgs = (process.env.BROKER_NODE_ARGS ?? '').split(' ').filter(Boolean) }) {
     port ??= (await freePorts(1))[0];
     const dir = join(this.work, `broker-${id}`);
     const [node, cli] = repoGregorCommand();
