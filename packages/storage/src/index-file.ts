@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFully, writeFully, type SegmentIo } from './segment-io.js';
+import { fsyncAsync, readFully, writeFully, type SegmentIo } from './segment-io.js';
 
 /**
  * A flat file of fixed-size index entries, mirrored in memory. Entries are appended as they are made
@@ -98,6 +98,10 @@ export class IndexFile {
 
   flush(): void {
     this.#io.fsyncSync(this.#fd);
+  }
+
+  flushAsync(): Promise<void> {
+    return fsyncAsync(this.#io, this.#fd);
   }
 
   close(): void {

@@ -83,6 +83,13 @@ export function failureDetectingIo(io: SegmentIo, logDirOf: (path: string) => st
     writeSync: (fd, buffer, offset, length, position) => onFd(fd, 'write', () => io.writeSync(fd, buffer, offset, length, position)),
     readSync: (fd, buffer, offset, length, position) => onFd(fd, 'read', () => io.readSync(fd, buffer, offset, length, position)),
     fsyncSync: (fd) => onFd(fd, 'fsync', () => io.fsyncSync(fd)),
+    fsync(fd, callback) {
+      const dir = dirOfFd.get(fd);
+      io.fsync(fd, (err) => {
+        if (err && dir !== undefined && isStorageFailure(err)) channel.maybeAddOfflineLogDir(dir, 'fsync', err);
+        callback(err);
+      });
+    },
     ftruncateSync: (fd, length) => onFd(fd, 'truncate', () => io.ftruncateSync(fd, length)),
     fstatSync: (fd) => onFd(fd, 'stat', () => io.fstatSync(fd)),
   };

@@ -119,6 +119,65 @@ describe('flush.ms', () => {
   });
 });
 
+/** node:fs, with the thread-pool fsyncs held until `release()`: the test decides when they finish. */
+function heldFsyncIo() {
+  const held: { fd: number; callback: (err: NodeJS.ErrnoException | null) => void }[] = [];
+  return Object.assign(countingIo(), {
+    fsync(fd: number, callback: (err: NodeJS.ErrnoException | null) => void) {
+      held.push({ fd, callback });
+    },
+    held,
+    /** Runs the held fsyncs, then lets the callbacks' promise chains settle. */
+    async release() {
+      await Promise.all(held.splice(0).map(({ fd, callback }) => new Promise<void>((resolve) => nodeIo.fsync(fd, (err) => {
+        callback(err);
+        resolve();
+      }))));
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  });
+}
+
+describe('segment roll', () => {
+  it('fsyncs the rolled segment off the event loop, then moves the recovery point to the new segment', async () => {
+    const io = heldFsyncIo();
+    const log = openLog({ segmentBytes: 200 }, io);
+    log.appendAsLeader(simpleBatch(2, 60), 0);
+    log.appendAsLeader(simpleBatch(2, 60), 0); // rolls: the first segment is full
+    expect(log.segmentBaseOffsets().length).toBe(2);
+    expect(io.logFsyncs).toBe(0); // nothing fsynced on the loop
+    expect(io.held.length).toBe(3); // the .log and its two indexes, queued for the thread pool
+    expect(log.recoveryPoint).toBe(0);
+    await io.release();
+    expect(log.recoveryPoint).toBe(2);
+  });
+
+  it('a truncation while the flush runs keeps the recovery point where it was (those offsets hold new data)', async () => {
+    const io = heldFsyncIo();
+    const log = openLog({ segmentBytes: 200 }, io);
+    log.appendAsLeader(simpleBatch(2, 60), 0);
+    log.appendAsLeader(simpleBatch(2, 60), 0);
+    log.truncateTo(1);
+    log.appendAsLeader(simpleBatch(3, 10), 0); // offsets 1..3, unflushed
+    await io.release();
+    expect(log.recoveryPoint).toBe(0);
+  });
+
+  it('a segment deleted while its flush runs keeps its files open until the flush finished', async () => {
+    const io = heldFsyncIo();
+    const log = openLog({ segmentBytes: 200 }, io);
+    log.appendAsLeader(simpleBatch(2, 60), 0);
+    log.appendAsLeader(simpleBatch(2, 60), 0);
+    log.updateHighWatermark(4);
+    log.maybeIncrementLogStartOffset(2); // deletes the rolled segment
+    expect(log.segmentBaseOffsets().length).toBe(1);
+    await io.release(); // the held fsyncs ran on open descriptors: no EBADF logged, nothing thrown
+    log.close();
+    opened.splice(opened.indexOf(log), 1);
+    expect(log.recoveryPoint).toBe(2);
+  });
+});
+
 /** A batch as a leader wrote it at `baseOffset`. */
 function followerBatch(baseOffset: number, count: number): Buffer {
   const b = simpleBatch(count);

@@ -477,8 +477,9 @@ export class PartitionLog {
   }
 
   /**
-   * New active segment at `baseOffset`; the old one is flushed, so the recovery point moves up to it. A producer
-   * state snapshot is taken at the new base, so a reload replays at most the active segment.
+   * New active segment at `baseOffset`. A producer state snapshot is taken at the new base, so a reload replays at
+   * most the active segment. The older segments are flushed off the event loop (Kafka schedules a flush-log task):
+   * fsyncing up to a segment's worth of data on the loop stalled every connection of the broker for as long.
    */
   #roll(baseOffset: number): void {
     const previous = this.#active();
@@ -486,8 +487,27 @@ export class PartitionLog {
     this.#addSegment(new LogSegment(this.dir, baseOffset, this.#segmentOptions(), true, this.#time()));
     this.#producerState.updateMapEndOffset(baseOffset);
     this.#producerState.takeSnapshot();
-    for (const segment of this.#segments.from(this.recoveryPoint)) if (segment.baseOffset < baseOffset) segment.flush();
-    this.recoveryPoint = Math.max(this.recoveryPoint, this.#flushedUpTo(Math.min(baseOffset, this.#logEndOffset)));
+    this.#flushBelowAsync(baseOffset);
+  }
+
+  /**
+   * fsyncs the segments holding offsets below `offset` on the thread pool, then moves the recovery point up to it,
+   * unless the log was truncated (those offsets may hold other, unflushed data now) or closed meanwhile. A failure
+   * has already taken the log dir offline (the io reports it); the recovery point then stays where it was.
+   */
+  #flushBelowAsync(offset: number): void {
+    const segments = this.#segments.from(this.recoveryPoint).filter((s) => s.baseOffset < offset);
+    if (segments.length === 0) return;
+    const truncations = this.#truncations;
+    Promise.all(segments.map((s) => s.flushAsync())).then(
+      () => {
+        if (this.#closed || this.#truncations !== truncations) return;
+        this.recoveryPoint = Math.max(this.recoveryPoint, this.#flushedUpTo(Math.min(offset, this.#logEndOffset)));
+      },
+      (err: unknown) => {
+        if (!this.#closed) this.#logger.error({ err, topic: this.topic, partition: this.partition, offset }, 'flushing rolled segments failed');
+      },
+    );
   }
 
   /** A follower's next batch starts past LEO: an empty active segment is replaced, a non-empty one rolled. */

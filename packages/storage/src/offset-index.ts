@@ -88,6 +88,10 @@ export class OffsetIndex {
   flush(): void {
     this.#file.flush();
   }
+
+  flushAsync(): Promise<void> {
+    return this.#file.flushAsync();
+  }
   close(): void {
     this.#file.close();
   }

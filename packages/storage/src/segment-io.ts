@@ -10,6 +10,8 @@ export interface SegmentIo {
   writeSync(fd: number, buffer: Buffer, offset: number, length: number, position: number): number;
   readSync(fd: number, buffer: Buffer, offset: number, length: number, position: number): number;
   fsyncSync(fd: number): void;
+  /** fsync on libuv's thread pool: the event loop goes on meanwhile. */
+  fsync(fd: number, callback: (err: NodeJS.ErrnoException | null) => void): void;
   ftruncateSync(fd: number, length: number): void;
   fstatSync(fd: number): fs.Stats;
 }
@@ -20,6 +22,7 @@ export const nodeIo: SegmentIo = {
   writeSync: (fd, buffer, offset, length, position) => fs.writeSync(fd, buffer, offset, length, position),
   readSync: (fd, buffer, offset, length, position) => fs.readSync(fd, buffer, offset, length, position),
   fsyncSync: (fd) => fs.fsyncSync(fd),
+  fsync: (fd, callback) => fs.fsync(fd, callback),
   ftruncateSync: (fd, length) => fs.ftruncateSync(fd, length),
   fstatSync: (fd) => fs.fstatSync(fd),
 };
@@ -42,4 +45,9 @@ export function readFully(io: SegmentIo, fd: number, position: number, length: n
     done += n;
   }
   return done === length ? buffer : buffer.subarray(0, done);
+}
+
+/** io.fsync as a promise. */
+export function fsyncAsync(io: SegmentIo, fd: number): Promise<void> {
+  return new Promise((resolve, reject) => io.fsync(fd, (err) => (err ? reject(err) : resolve())));
 }

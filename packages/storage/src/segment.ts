@@ -1,4 +1,4 @@
-import { existsSync, fsync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCode, GregorError } from '@gregor/common';
 import { BATCH_HEADER_SIZE, readBatchHeader, type BatchHeader } from '@gregor/protocol';
@@ -6,7 +6,7 @@ import { DELETED_FILE_SUFFIX, indexFileName, logFileName, timeIndexFileName } fr
 import { OffsetIndex } from './offset-index.js';
 import { TimeIndex } from './time-index.js';
 import type { ReadBufferPool } from './read-buffer-pool.js';
-import { readFully, writeFully, type SegmentIo } from './segment-io.js';
+import { fsyncAsync, readFully, writeFully, type SegmentIo } from './segment-io.js';
 
 export interface SegmentOptions {
   indexIntervalBytes: number;
@@ -57,6 +57,8 @@ export class LogSegment {
   #indexIntervalBytes: number;
   #state: SegmentState;
   #closed = false;
+  /** File calls under way on the thread pool (flushAsync): closing the files waits for them. */
+  #offLoopCalls = 0;
   /** False when an index file was missing at open: it must be rebuilt, not trusted as empty. */
   #indexesFound: boolean;
 
@@ -253,7 +255,28 @@ export class LogSegment {
 
   /** fsyncs the log file off the event loop (the cleaner's segment before its swap; flush() then finds it clean). */
   flushLogAsync(): Promise<void> {
-    return new Promise((resolve, reject) => fsync(this.#fd, (err) => (err ? reject(storageError(`fsync of ${this.#logPath} failed`, err)) : resolve())));
+    return this.#offLoop(() => fsyncAsync(this.#io, this.#fd));
+  }
+
+  /** flush() off the event loop: the log file and both indexes (Kafka's flush-log task after a roll). */
+  flushAsync(): Promise<void> {
+    return this.#offLoop(() => Promise.all([fsyncAsync(this.#io, this.#fd), this.offsetIndex.flushAsync(), this.timeIndex.flushAsync()]));
+  }
+
+  /**
+   * Runs a file call on the thread pool. The files stay open until every such call finished, even if the segment is
+   * closed (deleted, truncated away) meanwhile: a closed descriptor could otherwise be reused by another file.
+   */
+  async #offLoop(op: () => Promise<unknown>): Promise<void> {
+    if (this.#closed) return;
+    this.#offLoopCalls++;
+    try {
+      await op();
+    } catch (err) {
+      throw storageError(`flushing ${this.#logPath} failed`, err);
+    } finally {
+      if (--this.#offLoopCalls === 0 && this.#closed) this.#closeFiles();
+    }
   }
 
   flush(): void {
@@ -269,6 +292,10 @@ export class LogSegment {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#offLoopCalls === 0) this.#closeFiles();
+  }
+
+  #closeFiles(): void {
     this.#io.closeSync(this.#fd);
     this.offsetIndex.close();
     this.timeIndex.close();

@@ -84,6 +84,10 @@ export class TimeIndex {
   flush(): void {
     this.#file.flush();
   }
+
+  flushAsync(): Promise<void> {
+    return this.#file.flushAsync();
+  }
   close(): void {
     this.#file.close();
   }
