@@ -43,7 +43,7 @@ gregor_install_node_modules() {
   root="$(gregor_repo_root)"
   if [ -d "$root/node_modules" ]; then return 0; fi
   gregor_log "installing npm dependencies (npm ci)"
-  (cd "$root" && npm ci --no-audit --no-fund) || return 1
+  (cd "$root" && npm ci --no-audit --no-fund --prefer-offline) || return 1
 }
 
 gregor_build() {

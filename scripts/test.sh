@@ -35,7 +35,7 @@ else
 fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund >&2
+  npm ci --no-audit --no-fund --prefer-offline >&2
 fi
 npx tsc -b >&2
 # Test files (test/ and packages/*/src/**/*.test.ts) are not part of the build: type-check them on their own. A type error fails the run (the tests
