@@ -11,6 +11,8 @@
 //   npm run build && node bench/controller-failover.mjs [--json <file>] [--full]
 //   env: PARTITIONS=300 (--full: 2000) STEP=250 SESSION_MS=6000 ZK=3 SETTLE_MS=3000 (--full: 10000)
 //   RESTART=0: no restart of the killed broker afterwards (it reloads its logs with its ZooKeeper session open).
+//   PROFILE=1: every broker runs with --cpu-prof; PROFILE_DIR (default ./profiles) gets broker-<id>.cpuprofile of each
+//   broker that stops cleanly at the end (the controller's, the other survivor's, the restarted victim's).
 // Every broker preloads bench/loop-monitor.mjs: the event-loop delay per phase (creation, failover, restart) and the
 // ZooKeeper sessions each broker renewed (expired or presumed lost) in it are printed at the end.
 import { readFileSync } from 'node:fs';
@@ -19,7 +21,7 @@ import { Admin, ConnectionPool, KafkaClient } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { Metadata } from '@gregor/protocol';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
-import { median, root, sleep, startBench } from './lib/bench.mjs';
+import { cpuProfileArgs, median, PROFILE_DIR, root, sleep, startBench } from './lib/bench.mjs';
 
 const ROUNDS = 1;
 const TOPIC = 'failover';
@@ -36,7 +38,7 @@ process.env.LOOP_MONITOR_DIR = b.work;
 const { ensemble, brokers, bootstrap } = await b.cluster({ brokers: 3, zookeepers: ZK, props: {
   'zookeeper.session.timeout.ms': String(SESSION_MS), 'replica.fetch.wait.max.ms': '500',
   'auto.leader.rebalance.enable': 'false', 'controlled.shutdown.retry.backoff.ms': '200',
-} });
+}, nodeArgs: (id) => cpuProfileArgs(`broker-${id}`) });
 const logFile = (id) => brokers.get(id).logFile;
 const loopFile = (pid) => join(b.work, `event-loop-${pid}.jsonl`);
 
@@ -210,6 +212,7 @@ for (const p of phases) {
   console.log(`  ${p.phase}: event-loop delay ${[...p.loop].map(([id, d]) => `broker ${id} p99 ${d.p99} ms, max ${d.max} ms`).join('; ')}`);
   console.log(`    ZooKeeper sessions lost (renewed) per broker: ${JSON.stringify(p.lost)}`);
 }
+if (PROFILE_DIR) console.log(`  CPU profiles in ${PROFILE_DIR}: broker-<id>.cpuprofile; the controller's is broker-${rounds.at(-1)?.controller ?? '?'}.cpuprofile`);
 await b.finish({ rounds: rounds.map(({ slow, ...r }) => ({ ...r, slowEvents: slow.map((o) => ({ event: o.event, ms: o.ms, zkCalls: o.zkCalls, zkMs: o.zkMs })) })), phases: phases.map((p) => ({ ...p, loop: Object.fromEntries(p.loop) })) }, {
   charts: rounds.map((r) => ({ id: `controller-failover-${r.round}`, title: `kill -9 of a broker leading ${r.partitions} of ${PARTITIONS} partitions (session ${SESSION_MS} ms)`, unit: 'ms', bars: [
     { label: 'controller sees the broker change', value: r.detectedMs ?? 0 },

@@ -33,6 +33,14 @@ export const FULL = process.argv.includes('--full') || process.env.FULL === '1';
 /** A number from the environment; else `full` under --full (when given), else the small default. */
 export const envNum = (name, dflt, full = dflt) => Number(process.env[name] ?? (FULL ? full : dflt));
 export const loadAvg = () => loadavg().map((l) => Math.round(l * 100) / 100);
+/** PROFILE=1: where brokers write CPU profiles (PROFILE_DIR, default ./profiles; outside the scratch folder, so they stay). */
+export const PROFILE_DIR = process.env.PROFILE === '1' ? resolve(process.env.PROFILE_DIR ?? 'profiles') : null;
+/** Node options for a broker under PROFILE=1: a CPU profile named `<name>.cpuprofile`, written when it exits cleanly (SIGTERM, not kill -9). */
+export function cpuProfileArgs(name) {
+  if (!PROFILE_DIR) return [];
+  mkdirSync(PROFILE_DIR, { recursive: true });
+  return ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}.cpuprofile`];
+}
 
 // --- /proc -----------------------------------------------------------------------------------------
 const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
@@ -225,13 +233,15 @@ class Bench {
    * A broker process (not started): `props` are server.properties on top of the id, a PLAINTEXT listener on
    * `port` (default: a free one), log.dirs and zookeeper.connect; `http.port` defaults to -1. `nodeArgs` go
    * before the CLI (e.g. --cpu-prof); by default BROKER_NODE_ARGS from the environment, split on spaces
-   * (`BROKER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'` profiles every broker of any bench).
-   * Start it with startBroker (or b.start(broker) after a kill).
+   * (`BROKER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'` profiles every broker of any bench). `gregorRoot` runs
+   * the CLI of another built checkout (before/after in one sitting). Start it with startBroker (or b.start(broker)
+   * after a kill).
    */
-  async broker({ id = 1, zookeeperConnect, props = {}, port, nodeArgs = (process.env.BROKER_NODE_ARGS ?? '').split(' ').filter(Boolean) }) {
+  async broker({ id = 1, zookeeperConnect, props = {}, port, nodeArgs = (process.env.BROKER_NODE_ARGS ?? '').split(' ').filter(Boolean), gregorRoot }) {
     port ??= (await freePorts(1))[0];
     const dir = join(this.work, `broker-${id}`);
-    const [node, cli] = repoGregorCommand();
+    const [node, repoCli] = repoGregorCommand();
+    const cli = gregorRoot ? join(resolve(gregorRoot), 'packages/cli/dist/main.js') : repoCli;
     const properties = new Map(Object.entries({
       'broker.id': String(id),
       listeners: `PLAINTEXT://127.0.0.1:${port}`,
@@ -269,13 +279,14 @@ class Bench {
 
   /**
    * A ZooKeeper ensemble of `zookeepers` nodes and `brokers` started broker processes with ids 1..n; `props`
-   * go to every broker, then EXTRA_PROPS from the environment (k=v,k=v). Returns the brokers by id.
+   * go to every broker, then EXTRA_PROPS from the environment (k=v,k=v); `nodeArgs(id)` go before each one's CLI.
+   * Returns the brokers by id.
    */
-  async cluster({ brokers: count, zookeepers = 3, props = {} }) {
+  async cluster({ brokers: count, zookeepers = 3, props = {}, nodeArgs = () => [] }) {
     const ensemble = await this.ensemble(zookeepers);
     const extra = Object.fromEntries((process.env.EXTRA_PROPS ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
     const brokers = new Map();
-    for (let id = 1; id <= count; id++) brokers.set(id, await this.broker({ id, zookeeperConnect: ensemble.connectString, props: { ...props, ...extra } }));
+    for (let id = 1; id <= count; id++) brokers.set(id, await this.broker({ id, zookeeperConnect: ensemble.connectString, props: { ...props, ...extra }, nodeArgs: nodeArgs(id) }));
     await Promise.all([...brokers.values()].map((br) => this.start(br)));
     return { ensemble, brokers, bootstrap: [...brokers.values()].map((br) => br.bootstrapServer).join(',') };
   }

@@ -16,6 +16,8 @@ export { topicConfigNames, topicConfigDocs, validateTopicConfig } from './config
 export { MetadataCache, type LiveBroker, type CachedPartitionState } from './metadata/metadata-cache.js';
 export { Partition } from './cluster/partition.js';
 export { ReplicaManager } from './cluster/replica-manager.js';
+export { partitionOffset, type OffsetLookup } from './handlers/list-offsets.js'; // the HTTP admin's in-process reads
+export { produceRefusal } from './handlers/produce.js';
 export { renderConfigurationDoc } from './config/config-docs.js';
 export { FetchManager, type FetchContext, type FetchSessionStats } from './fetch-session/fetch-manager.js';
 export { FetchSessionCache, FETCH_SESSION_EVICTION_MS } from './fetch-session/fetch-session-cache.js';

@@ -1,8 +1,10 @@
-import { fetchPartition, KafkaClient, listOffsets, Producer, type Acks } from '@gregor/client';
+import type { Acks } from '@gregor/client';
 import { ErrorCode } from '@gregor/common';
+import { CompressionType, encodeRecordBatch, type DecodedRecord, type RecordInput } from '@gregor/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AdminContext } from '../admin-context.js';
 import { AdminError, fromKafkaError } from '../errors.js';
+import { decodeRead, partitionRecords } from '../partition-records.js';
 import { errors, int, numericParam } from '../ops-schemas.js';
 import { checkTopicName, unknownTopic } from '../topic-view.js';
 
@@ -11,6 +13,10 @@ export const MAX_RECORDS = 100;
 const MAX_FETCH_BYTES = 256 * 1024;
 const DEFAULT_MAX_SCAN = 10_000;
 const MAX_ROUNDS = 1000;
+/** Records go in batches of up to this many bytes, as a producer with the default batch.size sends them. */
+const BATCH_BYTES = 16_384;
+/** How long an acks=all produce waits for the ISR (a producer's request.timeout.ms). */
+const PRODUCE_TIMEOUT_MS = 10_000;
 
 const params = {
   type: 'object',
@@ -118,30 +124,11 @@ const fetchSchema = {
 
 /**
  * Produce and fetch a few records of one partition, for debugging (keys, values and headers as UTF-8
- * strings). The admin server uses its own Kafka client, bootstrapped on this broker's inter-broker
- * listener, so requests reach the partition's leader wherever it is.
+ * strings). A partition this broker leads is read and written through its own ReplicaManager; one led
+ * by another broker is asked of that leader (partitionRecords).
  */
-export function recordRoutes(app: FastifyInstance, { server }: AdminContext): void {
-  let client: KafkaClient | null = null;
-  let producer: Producer | null = null;
-  const kafka = () => {
-    if (!client) {
-      const listener = server.config.interBrokerListenerName;
-      const own = server.advertisedEndpoints().find((e) => e.listenerName === listener) ?? server.advertisedEndpoints()[0]!;
-      client = new KafkaClient({
-        brokers: `${own.host}:${own.port}`,
-        clientId: 'gregor-admin-http',
-        requestTimeoutMs: 10_000,
-        metadataMaxAgeMs: 5_000,
-        retries: 3,
-        ...(server.interBrokerSecurity ? { security: server.interBrokerSecurity } : {}),
-      });
-      producer = new Producer(client, { acks: -1, retries: 3, requestTimeoutMs: 10_000, deliveryTimeoutMs: 20_000 });
-    }
-    return { client, producer: producer! };
-  };
-  app.addHook('onClose', async () => client?.close());
-
+export function recordRoutes(app: FastifyInstance, ctx: AdminContext): void {
+  const { server } = ctx;
   /** The partition, checked against this broker's metadata. */
   const target = (name: string, rawPartition: string) => {
     checkTopicName(name);
@@ -158,12 +145,8 @@ export function recordRoutes(app: FastifyInstance, { server }: AdminContext): vo
     const { name } = request.params;
     const partition = target(name, request.params.partition);
     const { records, acks } = request.body;
-    const sent = await kafka().producer.send({
-      topic: name,
-      ...(acks !== undefined ? { acks } : {}),
-      messages: records.map((r) => ({ key: r.key ?? null, value: r.value, partition, ...(r.headers ? { headers: r.headers } : {}) })),
-    });
-    return { topic: name, partition, baseOffset: sent[0]?.offset ?? -1, count: sent.length };
+    const baseOffset = await partitionRecords(ctx, name, partition).append(recordBatches(records), acks ?? -1, PRODUCE_TIMEOUT_MS);
+    return { topic: name, partition, baseOffset, count: records.length };
   });
 
   app.get<{ Params: { name: string; partition: string }; Querystring: FetchQuery }>('/v1/topics/:name/partitions/:partition/records', { schema: fetchSchema }, async (request) => {
@@ -174,25 +157,25 @@ export function recordRoutes(app: FastifyInstance, { server }: AdminContext): vo
     const limit = Number(q.limit ?? '10');
     const maxScan = q.key === undefined ? limit : Number(q.maxScan ?? DEFAULT_MAX_SCAN);
     const encoding = q.encoding ?? 'utf8';
-    const { client: c } = kafka();
+    const leader = partitionRecords(ctx, name, partition);
     let start: number;
     if (q.offset !== undefined) start = Number(q.offset);
     else if (q.timestamp !== undefined) {
-      const found = (await listOffsets(c, name, [{ partition, timestamp: Number(q.timestamp) }])).get(partition)?.offset ?? -1;
+      const found = await leader.offsetFor(Number(q.timestamp));
       // No record that new: start at the end, where the next one produced will be.
-      start = found >= 0 ? found : ((await listOffsets(c, name, [{ partition, timestamp: -1 }])).get(partition)?.offset ?? 0);
-    } else start = (await listOffsets(c, name, [{ partition, timestamp: -2 }])).get(partition)?.offset ?? 0;
+      start = found >= 0 ? found : await leader.offsetFor(-1);
+    } else start = await leader.offsetFor(-2);
 
     const wanted = q.key === undefined ? null : Buffer.from(q.key, 'utf8');
     const matches = (key: Buffer | null) => wanted === null || (key !== null && (q.keyMatch === 'contains' ? key.includes(wanted) : key.equals(wanted)));
-    const found: FetchedRecord[] = [];
+    const found: DecodedRecord[] = [];
     let position = start;
     let scanned = 0;
     let highWatermark = -1;
     let logStartOffset = -1;
     // Bounded: every round moves the position forward or ends the read, and there are at most MAX_ROUNDS.
     for (let round = 0; round < MAX_ROUNDS && found.length < limit && scanned < maxScan; round++) {
-      const result = await fetchPartition(c, { topic: name, partition, offset: position, maxWaitMs: 0, maxBytes: MAX_FETCH_BYTES, maxPartitionFetchBytes: MAX_FETCH_BYTES });
+      const result = decodeRead(await leader.read(position, MAX_FETCH_BYTES), name, partition, position, MAX_FETCH_BYTES);
       highWatermark = result.highWatermark;
       logStartOffset = result.logStartOffset;
       for (const r of result.records) {
@@ -239,10 +222,30 @@ interface FetchQuery {
   encoding?: 'utf8' | 'base64';
 }
 
-interface FetchedRecord {
-  offset: number;
-  timestamp: number;
-  key: Buffer | null;
-  value: Buffer | null;
-  headers: { key: string; value: Buffer | null }[];
+/** The body's records as RecordBatch v2 batches of about BATCH_BYTES each, stamped with this broker's clock (CreateTime). */
+function recordBatches(body: ProduceBody['records']): Buffer {
+  const now = Date.now();
+  const text = (s: string | null | undefined) => (s === null || s === undefined ? null : Buffer.from(s, 'utf8'));
+  const batches: Buffer[] = [];
+  let pending: RecordInput[] = [];
+  let bytes = 0;
+  const flush = () => {
+    if (pending.length > 0) batches.push(encodeRecordBatch({ baseOffset: 0, compression: CompressionType.none, firstTimestamp: now, records: pending }));
+    pending = [];
+    bytes = 0;
+  };
+  for (const r of body) {
+    const record: RecordInput = {
+      key: text(r.key),
+      value: text(r.value),
+      headers: Object.entries(r.headers ?? {}).map(([key, value]) => ({ key, value: text(value) })),
+      timestamp: now,
+    };
+    const size = (record.key?.length ?? 0) + (record.value?.length ?? 0) + record.headers.reduce((n, h) => n + h.key.length + (h.value?.length ?? 0), 0);
+    if (bytes > 0 && bytes + size > BATCH_BYTES) flush();
+    pending.push(record);
+    bytes += size;
+  }
+  flush();
+  return Buffer.concat(batches);
 }

@@ -21,24 +21,9 @@ export function listOffsetsHandler(s: BrokerServices): ApiHandler<ListOffsetsReq
       partitions: t.partitions.map((p) => {
         if (ctx.apiVersion === 0) return legacyOffsets(s, req.replicaId, t.name, p.partitionIndex, p.timestamp, p.maxNumOffsets ?? 1);
         try {
-          const partition = s.replicaManager.leaderPartitionOrError(t.name, p.partitionIndex);
-          if (p.currentLeaderEpoch !== undefined && p.currentLeaderEpoch >= 0 && p.currentLeaderEpoch !== partition.leaderEpoch) {
-            throw new GregorError(p.currentLeaderEpoch < partition.leaderEpoch ? ErrorCode.FENCED_LEADER_EPOCH : ErrorCode.UNKNOWN_LEADER_EPOCH);
-          }
-          const log = partition.log!;
           // Followers (broker id) and debugging tools (-2) see the log end; consumers (-1) the high watermark.
-          const isReplica = req.replicaId !== -1;
-          let offset: number;
-          let timestamp = -1;
-          if (p.timestamp === LATEST) offset = isReplica ? log.logEndOffset : partition.highWatermark;
-          else if (p.timestamp === EARLIEST) offset = log.logStartOffset;
-          else {
-            const found = firstRecordAtOrAfter(log, p.timestamp, Math.max(s.topicConfigs.get(t.name).maxMessageBytes, DEFAULT_MAX_DECOMPRESSED_BYTES));
-            const visible = found && (isReplica || found.offset < partition.highWatermark) ? found : null;
-            offset = visible ? visible.offset : -1;
-            timestamp = visible ? visible.timestamp : -1;
-          }
-          return { partitionIndex: p.partitionIndex, errorCode: ErrorCode.NONE, timestamp, offset, leaderEpoch: partition.leaderEpoch };
+          const found = partitionOffset(s, t.name, p.partitionIndex, p.timestamp, req.replicaId !== -1, p.currentLeaderEpoch ?? -1);
+          return { partitionIndex: p.partitionIndex, errorCode: ErrorCode.NONE, ...found };
         } catch (err) {
           const code = err instanceof GregorError ? err.code : ErrorCode.UNKNOWN_SERVER_ERROR;
           return { partitionIndex: p.partitionIndex, errorCode: code, timestamp: -1, offset: -1, leaderEpoch: -1 };
@@ -46,6 +31,32 @@ export function listOffsetsHandler(s: BrokerServices): ApiHandler<ListOffsetsReq
       }),
     })),
   });
+}
+
+/** What an offset lookup reads: the partitions this broker leads and their topics' configs. */
+export type OffsetLookup = Pick<BrokerServices, 'replicaManager' | 'topicConfigs'>;
+
+/**
+ * ListOffsets v1+ for one partition this broker leads (the HTTP admin asks it in-process): latest (-1), earliest (-2),
+ * or the first record at or after a timestamp (offset -1 when none). A replica sees up to the log end, a consumer up
+ * to the high watermark. Throws the partition's error (NOT_LEADER_FOR_PARTITION, FENCED_LEADER_EPOCH, ...).
+ */
+export function partitionOffset(s: OffsetLookup, topic: string, partitionIndex: number, timestamp: number, isReplica: boolean, currentLeaderEpoch = -1) {
+  const partition = s.replicaManager.leaderPartitionOrError(topic, partitionIndex);
+  if (currentLeaderEpoch >= 0 && currentLeaderEpoch !== partition.leaderEpoch) {
+    throw new GregorError(currentLeaderEpoch < partition.leaderEpoch ? ErrorCode.FENCED_LEADER_EPOCH : ErrorCode.UNKNOWN_LEADER_EPOCH);
+  }
+  const log = partition.log!;
+  let offset: number;
+  let found: { offset: number; timestamp: number } | null = null;
+  if (timestamp === LATEST) offset = isReplica ? log.logEndOffset : partition.highWatermark;
+  else if (timestamp === EARLIEST) offset = log.logStartOffset;
+  else {
+    const first = firstRecordAtOrAfter(log, timestamp, Math.max(s.topicConfigs.get(topic).maxMessageBytes, DEFAULT_MAX_DECOMPRESSED_BYTES));
+    found = first && (isReplica || first.offset < partition.highWatermark) ? first : null;
+    offset = found ? found.offset : -1;
+  }
+  return { timestamp: found ? found.timestamp : -1, offset, leaderEpoch: partition.leaderEpoch };
 }
 
 /**

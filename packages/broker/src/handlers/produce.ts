@@ -18,11 +18,8 @@ export function produceHandler(s: BrokerServices): ApiHandler<ProduceRequest, Pr
     for (const t of req.topicData) {
       for (const p of t.partitionData) {
         const key = `${t.name}\u0000${p.index}`;
-        if (acks !== 0 && acks !== 1 && acks !== -1) immediate.set(key, ErrorCode.INVALID_REQUIRED_ACKS);
-        else if (topicNameProblem(t.name)) immediate.set(key, ErrorCode.INVALID_TOPIC_EXCEPTION);
-        // Internal topics (__consumer_offsets) are written by the broker itself, never by clients.
-        else if (INTERNAL_TOPICS.has(t.name)) immediate.set(key, ErrorCode.INVALID_TOPIC_EXCEPTION);
-        else if (req.transactionalId !== null) immediate.set(key, ErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT);
+        const refused = produceRefusal(t.name, acks, req.transactionalId);
+        if (refused !== null) immediate.set(key, refused);
         else entries.push({ topic: t.name, partition: p.index, records: p.records, messageSet });
       }
     }
@@ -56,4 +53,14 @@ export function produceHandler(s: BrokerServices): ApiHandler<ProduceRequest, Pr
       })),
     };
   };
+}
+
+/** Why a produce to this topic is refused before it reaches the log (an error code), or null (the HTTP admin's produce asks it too). */
+export function produceRefusal(topic: string, acks: number, transactionalId: string | null): number | null {
+  if (acks !== 0 && acks !== 1 && acks !== -1) return ErrorCode.INVALID_REQUIRED_ACKS;
+  if (topicNameProblem(topic)) return ErrorCode.INVALID_TOPIC_EXCEPTION;
+  // Internal topics (__consumer_offsets) are written by the broker itself, never by clients.
+  if (INTERNAL_TOPICS.has(topic)) return ErrorCode.INVALID_TOPIC_EXCEPTION;
+  if (transactionalId !== null) return ErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT;
+  return null;
 }
