@@ -56,6 +56,8 @@ export class KafkaServer {
   fetchManager!: FetchManager;
   /** Fetch reads go into these buffers and come back once the socket has flushed the response. */
   readonly readPool = new ReadBufferPool();
+  /** Produce requests spanning socket reads are assembled in these, given back once answered. */
+  readonly requestPool = new ReadBufferPool();
   isrManager!: IsrManager;
   configChangeListener!: ConfigChangeListener;
   dynamicConfig!: DynamicBrokerConfig;
@@ -255,6 +257,7 @@ export class KafkaServer {
       maxRequestBytes: cfg.socketRequestMaxBytes,
       handler: this.apis.handleFrame,
       onWritten: (chunk) => this.readPool.release(chunk),
+      requestPool: this.requestPool,
       failedAuthenticationDelayMs: cfg.security.failedAuthenticationDelayMs,
       interBrokerListener: cfg.interBrokerListenerName,
       limits: {

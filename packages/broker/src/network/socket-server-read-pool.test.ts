@@ -75,3 +75,56 @@ describe('SocketServer with pooled response buffers', () => {
     }
   });
 });
+
+describe('SocketServer with pooled request buffers (Produce)', () => {
+  const REQUEST_BYTES = 300 * 1024;
+  /** A request frame of `apiKey` whose body is REQUEST_BYTES of the byte `fill`. */
+  const requestFrame = (apiKey: number, fill: number) => {
+    const frame = Buffer.alloc(4 + REQUEST_BYTES, fill);
+    frame.writeInt32BE(REQUEST_BYTES);
+    frame.writeInt16BE(apiKey, 4);
+    return frame;
+  };
+
+  it('assembles a Produce request in a pooled buffer and takes it back only once answered: slow handlers see their own bytes', async () => {
+    const pool = new ReadBufferPool();
+    const seen: { fill: number; intact: boolean }[] = [];
+    const handler: FrameHandler = async (frame) => {
+      const fill = frame[2]!; // after the api key
+      await new Promise((r) => setTimeout(r, 20)); // answered later, while further requests arrive
+      seen.push({ fill, intact: frame.subarray(2).equals(Buffer.alloc(REQUEST_BYTES - 2, fill)) });
+      const response = Buffer.alloc(8);
+      response.writeInt32BE(4);
+      return [response];
+    };
+    server = new SocketServer({ listeners: [{ listenerName: 'CLIENT', host: '127.0.0.1', port: 0 }], maxRequestBytes: 1 << 20, handler, logger: silentLogger(), requestPool: pool });
+    await server.start();
+    const socket = await new Promise<net.Socket>((resolve, reject) => {
+      const s = net.connect({ host: '127.0.0.1', port: server!.boundPort('CLIENT') }, () => resolve(s));
+      s.once('error', reject);
+    });
+    client = socket;
+    let answered = 0;
+    socket.on('data', (chunk: Buffer) => (answered += chunk.length / 8));
+    const waitFor = async (count: number) => {
+      for (let i = 0; i < 500 && answered < count; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(answered).toBe(count);
+    };
+    // 6 Produce requests pipelined (each spans many socket reads), then 4 one at a time.
+    for (let i = 1; i <= 6; i++) socket.write(requestFrame(0, i));
+    await waitFor(6);
+    for (let i = 7; i <= 10; i++) {
+      socket.write(requestFrame(0, i));
+      await waitFor(i);
+    }
+    expect(seen.map((s) => s.fill)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(seen.every((s) => s.intact)).toBe(true);
+    expect(pool.stats.acquired).toBe(10);
+    expect(pool.stats.released).toBe(10);
+    expect(pool.stats.reused).toBeGreaterThanOrEqual(4);
+    // Other requests (here a Metadata of the same size) are not pooled: their handlers may keep their bytes.
+    socket.write(requestFrame(3, 11));
+    await waitFor(11);
+    expect(pool.stats.acquired).toBe(10);
+  });
+});

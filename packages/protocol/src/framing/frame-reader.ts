@@ -24,6 +24,12 @@ export interface FrameReaderOptions {
    * each frame is fully consumed (or copied) before more data is pushed. Default false.
    */
   reuseBuffer?: boolean;
+  /**
+   * Memory for a frame that spans chunks (without reuseBuffer), e.g. from a pool whose buffers the caller gives
+   * back once it is done with the frame; `head` is the start of the frame as far as received. Returning
+   * undefined (or leaving this out) allocates a fresh buffer of the frame's size.
+   */
+  allocate?: (size: number, head: Buffer) => Buffer | undefined;
 }
 
 const DEFAULT_MAX_FRAME_BYTES = 104_857_600;
@@ -40,6 +46,7 @@ const DEFAULT_MAX_FRAME_BYTES = 104_857_600;
 export class FrameReader {
   #maxFrameBytes: number;
   readonly #reuseBuffer: boolean;
+  readonly #allocate: ((size: number, head: Buffer) => Buffer | undefined) | undefined;
   readonly #sizeBytes = Buffer.alloc(4);
   #sizeFill = 0;
   /** The frame being assembled across chunks (reuseBuffer), or null between frames. */
@@ -53,6 +60,7 @@ export class FrameReader {
   constructor(options: FrameReaderOptions = {}) {
     this.#maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.#reuseBuffer = options.reuseBuffer ?? false;
+    this.#allocate = options.allocate;
   }
 
   /** Changes the limit for the frames that follow (a SASL listener allows 512 KiB until the client is authenticated). */
@@ -104,13 +112,22 @@ export class FrameReader {
       this.#frameFill += n;
       pos += n;
       if (this.#frameFill === this.#frameSize) {
-        frames.push(this.#pieces ? Buffer.concat(this.#pieces, this.#frameSize) : this.#frame!.subarray(0, this.#frameSize));
+        frames.push(this.#pieces ? this.#join(this.#pieces, this.#frameSize) : this.#frame!.subarray(0, this.#frameSize));
         this.#frame = null;
         this.#pieces = null;
         this.#frameFill = 0;
       }
     }
     return frames;
+  }
+
+  /** The pieces of a frame in one buffer: the caller's (allocate) if it gives one, else a fresh one. */
+  #join(pieces: Buffer[], size: number): Buffer {
+    const target = this.#allocate?.(size, pieces[0]!);
+    if (!target) return Buffer.concat(pieces, size);
+    let at = 0;
+    for (const piece of pieces) at += piece.copy(target, at);
+    return target.subarray(0, size);
   }
 
   #checkSize(size: number): void {
