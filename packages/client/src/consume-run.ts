@@ -1,8 +1,8 @@
 import { CorruptDataError, ErrorCode, GregorError, KafkaProtocolError, backoffMs } from '@gregor/common';
 import { AbortError, AbstractFetcherThread, type Connection, type FetcherOptions, type PartitionFetchState } from '@gregor/net';
-import { decodeRecordSetPrefix, type FetchablePartitionResponse } from '@gregor/protocol';
+import { decodeRecordSetPrefixWith, type FetchablePartitionResponse } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
-import type { ConsumedRecord } from './fetcher.js';
+import { consumedRecordFactory, type ConsumedRecord } from './consumed-record.js';
 
 /** What `Consumer.consume` reads of one partition. */
 export interface ConsumedPartition {
@@ -60,8 +60,7 @@ export class ConsumeRun {
    * The next run of fetched records, or null once every partition reached its end. Partitions paused
    * because they delivered are routed again before the run is handed out, so their next Fetch is in
    * flight while the application works through it: per partition at most one response waits in the
-   * buffer besides the run being handed out. Consume yields these from its own generator (one async
-   * generator per record, not two).
+   * buffer besides the run being handed out. A ConsumeIterator hands them out one by one.
    */
   async nextBatch(signal: AbortSignal | undefined): Promise<ConsumedRecord[] | null> {
     for (;;) {
@@ -205,7 +204,7 @@ export class ConsumeRun {
     const recordSet = data.recordSet;
     if (!recordSet || recordSet.length === 0) return fs.fetchOffset;
     // Records before a batch that cannot be decoded are handed out; the run fails once that batch is first.
-    const { batches, error } = decodeRecordSetPrefix(recordSet, { maxDecompressedBytes: this.#settings.maxDecompressedBytes });
+    const { batches, error } = decodeRecordSetPrefixWith(recordSet, { maxDecompressedBytes: this.#settings.maxDecompressedBytes }, consumedRecordFactory(this.#topic, fs.partition));
     if (error && batches.length === 0) {
       this.#fail(new CorruptDataError(`fetch ${this.#topic}-${fs.partition} at offset ${fs.fetchOffset}: ${error.message}`, { cause: error }));
       return fs.fetchOffset;
@@ -218,7 +217,7 @@ export class ConsumeRun {
       for (const r of batch.records) {
         if (r.offset < fs.fetchOffset) continue; // a batch may start before the offset asked for
         if (r.offset >= state.end) break;
-        this.#buffer.push({ topic: this.#topic, partition: fs.partition, offset: r.offset, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp });
+        this.#buffer.push(r);
         delivered++;
       }
     }

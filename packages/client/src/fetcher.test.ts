@@ -174,6 +174,11 @@ describe('Consumer', () => {
       break;
     }
     expect(got!.value!.toString()).toBe('x');
+    // Leaving the loop closed the run: its fetcher sends nothing more (after the Fetch closing its session).
+    await new Promise((r) => setTimeout(r, 100));
+    const fetches = cluster.broker(1).requestsOf(Fetch).length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(cluster.broker(1).requestsOf(Fetch).length).toBe(fetches);
   });
 
   it('stops with an AbortError when aborted', async () => {

@@ -1,20 +1,14 @@
 import { CorruptDataError, ErrorCode, KafkaProtocolError } from '@gregor/common';
-import { DEFAULT_MAX_DECOMPRESSED_BYTES, Fetch, decodeRecordSetPrefix, type FetchResponse, type RecordHeader } from '@gregor/protocol';
+import { DEFAULT_MAX_DECOMPRESSED_BYTES, Fetch, decodeRecordSetPrefixWith, type FetchResponse } from '@gregor/protocol';
+import { consumedRecordFactory, type ConsumedRecord } from './consumed-record.js';
 import type { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt } from './config.js';
 import { ConsumeRun, type ConsumedPartition } from './consume-run.js';
+import { ConsumeIterator } from './consume-iterator.js';
 import { byTopic, FetchSessionHandler, INVALID_SESSION_ID } from '@gregor/net';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, listOffsets } from './offsets.js';
 
-export interface ConsumedRecord {
-  topic: string;
-  partition: number;
-  offset: number;
-  key: Buffer | null;
-  value: Buffer | null;
-  headers: RecordHeader[];
-  timestamp: number;
-}
+export type { ConsumedRecord } from './consumed-record.js';
 
 /** Fetch settings, named after Kafka's consumer configs. */
 export interface FetchConfig {
@@ -153,14 +147,14 @@ export async function fetchFromBroker(
     };
     if (data.errorCode !== ErrorCode.NONE || !data.recordSet || data.recordSet.length === 0) return result;
     // Records before a batch that cannot be decoded are handed out; the fetch fails once that batch is first.
-    const { batches, error } = decodeRecordSetPrefix(data.recordSet, { maxDecompressedBytes: s.maxDecompressedBytes });
+    const { batches, error } = decodeRecordSetPrefixWith(data.recordSet, { maxDecompressedBytes: s.maxDecompressedBytes }, consumedRecordFactory(topic, p.partition));
     if (error && batches.length === 0) throw new CorruptDataError(`fetch ${topic}-${p.partition} at offset ${p.fetchOffset}: ${error.message}`, { cause: error });
     for (const batch of batches) {
       result.nextOffset = Math.max(result.nextOffset, batch.lastOffset + 1);
       if (batch.isControl) continue; // transaction markers are not application records
       for (const r of batch.records) {
         if (r.offset < p.fetchOffset) continue; // a batch may start before the offset asked for
-        result.records.push({ topic, partition: p.partition, offset: r.offset, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp });
+        result.records.push(r);
       }
     }
     return result;
@@ -238,23 +232,18 @@ export class Consumer {
     this.#fetchSessions = config.fetchSessions ?? true;
   }
 
-  async *consume(options: ConsumeOptions): AsyncGenerator<ConsumedRecord, void, undefined> {
-    const active = await this.#start(options);
+  /** The records of the topic's partitions from `from`, for `for await` (see ConsumeIterator). */
+  consume(options: ConsumeOptions): AsyncIterableIterator<ConsumedRecord> {
     // The shared fetch loop: one fetcher (and fetch session) per leader, stopped when consuming stops.
-    const run = new ConsumeRun(this.#client, options.topic, active, {
-      ...this.#settings,
-      fetchSessions: this.#fetchSessions,
-      retries: this.#retries,
-      retryBackoffMs: this.#retryBackoffMs,
-      retryBackoffMaxMs: this.#retryBackoffMaxMs,
-    });
-    try {
-      for (let batch = await run.nextBatch(options.signal); batch !== null; batch = await run.nextBatch(options.signal)) {
-        for (const record of batch) yield record;
-      }
-    } finally {
-      await run.close();
-    }
+    const start = async () =>
+      new ConsumeRun(this.#client, options.topic, await this.#start(options), {
+        ...this.#settings,
+        fetchSessions: this.#fetchSessions,
+        retries: this.#retries,
+        retryBackoffMs: this.#retryBackoffMs,
+        retryBackoffMaxMs: this.#retryBackoffMaxMs,
+      });
+    return new ConsumeIterator(start, options.signal);
   }
 
   async #start(options: ConsumeOptions): Promise<Map<number, ConsumedPartition>> {

@@ -1,8 +1,8 @@
 import { CorruptDataError, ErrorCode, GregorError, KafkaProtocolError, backoffMs, sleep, type Logger } from '@gregor/common';
 import { AbstractFetcherThread, type Connection, type FetcherOptions, type PartitionFetchState } from '@gregor/net';
-import { decodeRecordSetPrefix, type FetchablePartitionResponse } from '@gregor/protocol';
+import { decodeRecordSetPrefixWith, type FetchablePartitionResponse } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
-import type { ConsumedRecord } from './fetcher.js';
+import { consumedRecordFactory, type ConsumedRecord } from './consumed-record.js';
 
 export interface ReaderPartitionSettings {
   maxWaitMs: number;
@@ -131,7 +131,7 @@ export class ReaderPartitionFetch {
       return position;
     }
     // Records before a batch that cannot be decoded are handed out; the partition stops at that batch.
-    const { batches, error } = decodeRecordSetPrefix(recordSet, { maxDecompressedBytes: this.#settings.maxDecompressedBytes });
+    const { batches, error } = decodeRecordSetPrefixWith(recordSet, { maxDecompressedBytes: this.#settings.maxDecompressedBytes }, consumedRecordFactory(this.#topic, this.#partition));
     if (error && batches.length === 0) {
       const corrupt = new CorruptDataError(`fetch ${this.#topic}-${this.#partition} at offset ${position}: ${error.message}`, { cause: error });
       // kafka-go's ReadMessage returns it: every waiting fetchMessage() hears why.
@@ -149,7 +149,7 @@ export class ReaderPartitionFetch {
       if (batch.isControl) continue; // transaction markers are not application records
       for (const r of batch.records) {
         if (r.offset < position) continue; // a batch may start before the offset asked for
-        records.push({ topic: this.#topic, partition: this.#partition, offset: r.offset, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp });
+        records.push(r);
       }
     }
     if (nextOffset === position) {

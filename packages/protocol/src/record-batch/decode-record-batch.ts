@@ -2,12 +2,20 @@ import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
 import { BatchOffsets as O, CompressionType } from './batch-header.js';
 import { forEachBatch, readBatchHeader, validateBatch, type BatchHeader } from './batch-view.js';
 import { compressionCodec, DEFAULT_MAX_DECOMPRESSED_BYTES } from './compression.js';
-import type { DecodedRecord } from './record.js';
+import type { DecodedRecord, RecordHeader } from './record.js';
 import { walkedRecordHeaders, walkRecords } from './record-walk.js';
 
-export interface DecodedRecordBatch extends BatchHeader {
-  records: DecodedRecord[];
+export interface DecodedRecordBatch<R = DecodedRecord> extends BatchHeader {
+  records: R[];
 }
+
+/**
+ * Builds the object a decoder hands out for one record. A consumer passes one that builds its own record type (with
+ * topic and partition), so each record is one object rather than a DecodedRecord copied into another.
+ */
+export type RecordFactory<R> = (offset: number, timestamp: number, key: Buffer | null, value: Buffer | null, headers: RecordHeader[]) => R;
+
+const decodedRecord: RecordFactory<DecodedRecord> = (offset, timestamp, key, value, headers) => ({ offset, timestamp, key, value, headers });
 
 export interface DecodeRecordBatchOptions {
   /** Check the CRC-32C before decoding (default true). */
@@ -21,6 +29,11 @@ export interface DecodeRecordBatchOptions {
 
 /** Decodes the batch at `pos`, decompressing its records through the codec registry. */
 export function decodeRecordBatch(buf: Buffer, pos = 0, options: DecodeRecordBatchOptions = {}): DecodedRecordBatch {
+  return decodeRecordBatchWith(buf, pos, options, decodedRecord);
+}
+
+/** decodeRecordBatch, each record built by `make`. */
+export function decodeRecordBatchWith<R>(buf: Buffer, pos: number, options: DecodeRecordBatchOptions, make: RecordFactory<R>): DecodedRecordBatch<R> {
   const header = options.verifyCrc === false ? readBatchHeader(buf, pos) : validateBatch(buf, pos);
   const end = pos + header.sizeInBytes;
   if (end > buf.length) throw new CorruptDataError(`record batch at ${pos} truncated`);
@@ -35,18 +48,18 @@ export function decodeRecordBatch(buf: Buffer, pos = 0, options: DecodeRecordBat
     }
   }
   if (header.recordCount < 0 || header.recordCount > data.length) throw new CorruptDataError(`invalid record count ${header.recordCount}`);
-  const records: DecodedRecord[] = new Array(header.recordCount);
+  const records: R[] = new Array(header.recordCount);
   // With LogAppendTime the broker's append time (maxTimestamp) applies to every record.
   const logAppendTime = header.timestampType === 1;
   const fields = data;
   walkRecords(fields, 0, fields.length, header.recordCount, (r) => {
-    records[r.index] = {
-      offset: header.baseOffset + r.offsetDelta,
-      timestamp: logAppendTime ? header.maxTimestamp : header.firstTimestamp + r.timestampDelta,
-      key: r.keyLength < 0 ? null : fields.subarray(r.keyStart, r.keyStart + r.keyLength),
-      value: r.valueLength < 0 ? null : fields.subarray(r.valueStart, r.valueStart + r.valueLength),
-      headers: walkedRecordHeaders(fields, r),
-    };
+    records[r.index] = make(
+      header.baseOffset + r.offsetDelta,
+      logAppendTime ? header.maxTimestamp : header.firstTimestamp + r.timestampDelta,
+      r.keyLength < 0 ? null : fields.subarray(r.keyStart, r.keyStart + r.keyLength),
+      r.valueLength < 0 ? null : fields.subarray(r.valueStart, r.valueStart + r.valueLength),
+      walkedRecordHeaders(fields, r),
+    );
   });
   return { ...header, records };
 }
@@ -64,13 +77,18 @@ export function decodeRecordSet(buf: Buffer, options: DecodeRecordBatchOptions =
  * when that batch is next. `error` is that batch's CorruptDataError, or null when every batch decoded.
  */
 export function decodeRecordSetPrefix(buf: Buffer, options: DecodeRecordBatchOptions = {}): { batches: DecodedRecordBatch[]; error: CorruptDataError | null } {
-  const batches: DecodedRecordBatch[] = [];
+  return decodeRecordSetPrefixWith(buf, options, decodedRecord);
+}
+
+/** decodeRecordSetPrefix, each record built by `make`. */
+export function decodeRecordSetPrefixWith<R>(buf: Buffer, options: DecodeRecordBatchOptions, make: RecordFactory<R>): { batches: DecodedRecordBatch<R>[]; error: CorruptDataError | null } {
+  const batches: DecodedRecordBatch<R>[] = [];
   let error: CorruptDataError | null = null;
   try {
     forEachBatch(
       buf,
       (_header, position) => {
-        batches.push(decodeRecordBatch(buf, position, options));
+        batches.push(decodeRecordBatchWith(buf, position, options, make));
       },
       { allowPartialTail: true },
     );

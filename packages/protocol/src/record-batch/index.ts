@@ -18,7 +18,16 @@ export {
 } from './batch-view.js';
 export { compressionCodec, compressionName, DEFAULT_MAX_DECOMPRESSED_BYTES, type CompressionCodecImpl, type CodecOptions } from './compression.js';
 export { encodeRecordBatch, type RecordBatchInput } from './encode-record-batch.js';
-export { decodeRecordBatch, decodeRecordSet, decodeRecordSetPrefix, type DecodedRecordBatch, type DecodeRecordBatchOptions } from './decode-record-batch.js';
+export {
+  decodeRecordBatch,
+  decodeRecordBatchWith,
+  decodeRecordSet,
+  decodeRecordSetPrefix,
+  decodeRecordSetPrefixWith,
+  type DecodedRecordBatch,
+  type DecodeRecordBatchOptions,
+  type RecordFactory,
+} from './decode-record-batch.js';
 export type { RecordInput, RecordHeader, DecodedRecord } from './record.js';
 export {
   LEGACY_LOG_OVERHEAD,
