@@ -306,7 +306,6 @@ export class PartitionLog {
     return deletable.length;
   }
 
-
   /**
    * Log compaction, streamed: a fresh segment starting at `base`, written aside (in the log's `cleaned` dir) one
    * batch at a time as the cleaner produces them, so memory stays bounded; `replaceSegments` swaps it in.
