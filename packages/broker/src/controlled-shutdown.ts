@@ -1,5 +1,5 @@
 import { ErrorCode, errorName, sleep } from '@gregor/common';
-import { Connection } from '@gregor/client';
+import { Connection } from '@gregor/net';
 import { ControlledShutdown } from '@gregor/protocol';
 import type { KafkaServer } from './kafka-server.js';
 

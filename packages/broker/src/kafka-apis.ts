@@ -95,10 +95,10 @@ export class KafkaApis {
   }
 
   /** Puts a layer around a registered handler (authorization): the wrapper decides whether and how the handler runs. */
-  wrap<Req, Res>(api: ApiDefinition<Req, Res>, wrapper: (inner: ApiHandler<Req, Res>) => ApiHandler<Req, Res>): void {
-    const registered = this.#handlers.get(api.apiKey);
-    if (!registered) throw new Error(`${api.name} has no handler to wrap`);
-    registered.handle = wrapper(registered.handle as ApiHandler<Req, Res>) as ApiHandler<unknown, unknown>;
+  wrap<K extends ApiKeyValue>(apiKey: K, wrapper: (inner: ApiHandler<ApiRequestOf<K>, ApiResponseOf<K>>) => ApiHandler<ApiRequestOf<K>, ApiResponseOf<K>>): void {
+    const registered = this.#handlers.get(apiKey);
+    if (!registered) throw new Error(`${getApi(apiKey).name} has no handler to wrap`);
+    registered.handle = wrapper(registered.handle as ApiHandler<ApiRequestOf<K>, ApiResponseOf<K>>) as ApiHandler<unknown, unknown>;
   }
 
   /** The APIs this broker serves, with their version ranges (the ApiVersions answer): protocol's table. */

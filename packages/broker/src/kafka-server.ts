@@ -23,7 +23,7 @@ import { KafkaApis } from './kafka-apis.js';
 import { MetadataCache } from './metadata/metadata-cache.js';
 import { SocketServer } from './network/socket-server.js';
 import { requestControlledShutdown } from './controlled-shutdown.js';
-import { jaasPlainUsers, type ClientSecurity } from '@gregor/client';
+import { jaasPlainUsers, type ClientSecurity } from '@gregor/net';
 import { ZkAclStore } from '@gregor/zookeeper';
 import type { ListenerSpec } from './network/socket-server.js';
 import { AclAuthorizer } from './security/acl-authorizer.js';

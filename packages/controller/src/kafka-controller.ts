@@ -3,7 +3,8 @@ import { ControllerMovedError } from '@gregor/zookeeper';
 import { BrokerChangeHandler } from './broker-change-handler.js';
 import { ControllerChannelManager, type ControllerChannel, type ControllerChannelOptions } from './controller-channel-manager.js';
 import type { ControllerConfig, ControllerDeps, ControllerOptions } from './controller-config.js';
-import { ControllerContext, tpKey, type TopicPartition } from './controller-context.js';
+import { ControllerContext, type TopicPartition } from './controller-context.js';
+import { loadControllerContext, resumeControllerWork } from './controller-failover.js';
 import { ControllerEventManager } from './controller-event-manager.js';
 import { refuseEvent, type AlterReassignmentsOutcome, type ControllerEvent, type LeaderElectionOutcome, type ListReassignmentsOutcome } from './controller-events.js';
 import { ControllerRequestBatch } from './controller-request-batch.js';
@@ -42,7 +43,6 @@ export class KafkaController {
   /** Elected, failover loading in progress: not acting yet. */
   #loading = false;
   #stopped = false;
-  #rebalanceTimer: NodeJS.Timeout | undefined;
   /** After a failed failover this broker lets others take /controller first, for a while. */
   #electAgainAt = 0;
   #electAgainTimer: NodeJS.Timeout | undefined;
@@ -55,6 +55,7 @@ export class KafkaController {
   readonly #topicChanges: TopicChangeHandler;
   readonly #brokerChanges: BrokerChangeHandler;
   readonly #zkTimer = new ZkCallTimer();
+  readonly #deps: ControllerDeps;
   /** Called when this broker becomes or stops being the controller (metrics, logs). */
   onActiveChange: (active: boolean) => void = () => {};
 
@@ -80,6 +81,7 @@ export class KafkaController {
       enqueue: (event) => this.#enqueue(event),
       stopped: () => this.#stopped,
     };
+    this.#deps = deps;
     this.#partitions = new PartitionStateMachine(deps);
     this.#reassignment = new PartitionReassignment({
       ...deps,
@@ -337,8 +339,7 @@ export class KafkaController {
   }
 
   async #resign(): Promise<void> {
-    clearInterval(this.#rebalanceTimer);
-    this.#rebalanceTimer = undefined;
+    this.#elections.stopAutoRebalance();
     this.#partitions.cancelElectionRetry();
     this.#loading = false;
     const wasActive = this.#active;
@@ -379,44 +380,11 @@ export class KafkaController {
       ...(this.#cfg.interBrokerSecurity ? { security: this.#cfg.interBrokerSecurity } : {}),
       logger: this.#log,
     });
-    // Load everything, watching what the controller must follow.
-    const brokers = await this.#brokerChanges.readBrokers(await this.#zk.getBrokerIds(this.#enqueue({ type: 'BrokerChange' })));
-    for (const b of brokers) {
-      this.ctx.liveBrokers.set(b.id, b);
-      this.#channel.addBroker(b);
-    }
-    const topics = await this.#zk.getTopics(this.#enqueue({ type: 'TopicChange' }));
-    for (const topic of topics) await this.#topicChanges.loadTopic(topic);
-    await this.#zk.getIsrChangeNotifications(this.#enqueue({ type: 'IsrChangeNotification' }));
-    // Log dir failures reported while no controller listened are answered by the LeaderAndIsr sent below.
-    const logDirEvents = await this.#zk.getLogDirEventNotifications(this.#enqueue({ type: 'LogDirEventNotification' }));
-    if (logDirEvents.length > 0) await this.#zk.deleteLogDirEventNotifications(logDirEvents.map((n) => n.name), this.ctx.epochZkVersion);
-
-    const batch = this.#newBatch();
-    // Brokers must know the live brokers and every partition before they act on LeaderAndIsr.
-    batch.addUpdateMetadata([...this.ctx.liveBrokers.keys()], this.ctx.allPartitions());
-    batch.send();
-    await this.#partitions.electLeadersForNewOrOfflinePartitions(this.ctx.allPartitions(), batch);
-    // Resend the current leadership to every live replica: brokers may have missed decisions.
-    for (const tp of this.ctx.allPartitions()) batch.addLeaderAndIsr(this.ctx.replicasOf(tp.topic, tp.partition), tp);
-    batch.send();
+    await loadControllerContext(this.#deps, this.#brokerChanges, this.#topicChanges, this.#partitions);
     // Loaded and the brokers told: only now does this broker act (and say so) as controller.
     this.#loading = false;
     this.#active = true;
     this.onActiveChange(true);
-    await this.#deletion.onTopicDeletion();
-    // Reassignments: what /admin/reassign_partitions asks for, then those the assignment znodes say are in progress.
-    const started = await this.#reassignment.onPartitionReassignmentZnode();
-    const resuming = this.#newBatch();
-    await this.#reassignment.resume(resuming, (tp) => !started.has(tpKey(tp.topic, tp.partition)));
-    resuming.send();
-    await this.#elections.onPreferredReplicaElectionZnode();
-    if (this.#cfg.autoLeaderRebalanceEnable) {
-      this.#rebalanceTimer = setInterval(
-        this.#enqueue({ type: 'AutoPreferredReplicaLeaderElection' }),
-        this.#cfg.leaderImbalanceCheckIntervalSeconds * 1000,
-      );
-      this.#rebalanceTimer.unref();
-    }
+    await resumeControllerWork(this.#deps, this.#deletion, this.#reassignment, this.#elections);
   }
 }

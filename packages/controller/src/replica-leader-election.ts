@@ -21,6 +21,7 @@ export class ReplicaLeaderElection {
   readonly #zk: ControllerZk;
   readonly #log: Logger;
   readonly #partitions: PartitionStateMachine;
+  #rebalanceTimer: NodeJS.Timeout | undefined;
 
   constructor(deps: ControllerDeps, partitions: PartitionStateMachine) {
     this.#d = deps;
@@ -103,6 +104,19 @@ export class ReplicaLeaderElection {
     batch.send();
     this.#log.info({ electionType: preferred ? 'PREFERRED' : 'UNCLEAN', elected: out.filter((r) => r.errorCode === ErrorCode.NONE).length, partitions: out.length }, 'leader election requested through ElectLeaders');
     return out;
+  }
+
+  /** auto.leader.rebalance.enable: an AutoPreferredReplicaLeaderElection event every leader.imbalance.check.interval.seconds. */
+  startAutoRebalance(): void {
+    if (!this.#cfg.autoLeaderRebalanceEnable) return;
+    this.#rebalanceTimer = setInterval(this.#d.enqueue({ type: 'AutoPreferredReplicaLeaderElection' }), this.#cfg.leaderImbalanceCheckIntervalSeconds * 1000);
+    this.#rebalanceTimer.unref();
+  }
+
+  /** Resignation: no more rebalance checks. */
+  stopAutoRebalance(): void {
+    clearInterval(this.#rebalanceTimer);
+    this.#rebalanceTimer = undefined;
   }
 
   async checkAndTriggerAutoLeaderRebalance(): Promise<void> {

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '@gregor/common';
+import { CorruptDataError, type Logger } from '@gregor/common';
 import type { BatchHeader } from '@gregor/protocol';
 import { DELETED_FILE_SUFFIX, INDEX_FILE_SUFFIX, LOG_FILE_SUFFIX, offsetFromFileName, TIME_INDEX_FILE_SUFFIX } from './file-names.js';
+import { LEADER_EPOCH_CHECKPOINT_FILE, LeaderEpochCache, type CheckpointWriter } from './leader-epoch-cache.js';
 import { recoverSegment, recoverSegments } from './recovery.js';
 import { LogSegment, type SegmentOptions } from './segment.js';
 import { CLEANED_DIR, completeSwaps } from './segment-swap.js';
@@ -78,4 +79,24 @@ export function loadSegments(dir: string, ctx: LoadSegmentsContext): { segments:
     for (const s of segments.slice(firstUnflushed)) s.flush();
   }
   return { segments, recovered: recovering.length > 0 };
+}
+
+/**
+ * Opens a partition's leader-epoch-checkpoint. An unreadable one is dropped and the cache starts empty (`rebuilt`):
+ * the epochs are in the batches themselves, so the caller rebuilds it with a full recovery scan.
+ */
+export function openLeaderEpochCache(
+  dir: string,
+  logEndOffset: () => number,
+  writer: CheckpointWriter | null | undefined,
+  where: { topic: string; partition: number; logger: Logger },
+): { cache: LeaderEpochCache; rebuilt: boolean } {
+  try {
+    return { cache: new LeaderEpochCache(dir, logEndOffset, writer), rebuilt: false };
+  } catch (err) {
+    if (!(err instanceof CorruptDataError)) throw err;
+    where.logger.warn({ topic: where.topic, partition: where.partition, err: err.message }, 'unreadable leader-epoch-checkpoint; rebuilding from the log');
+    rmSync(join(dir, LEADER_EPOCH_CHECKPOINT_FILE), { force: true });
+    return { cache: new LeaderEpochCache(dir, logEndOffset, writer), rebuilt: true };
+  }
 }

@@ -4,7 +4,7 @@ import { closestName, ConfigError } from '@gregor/common';
 import { atLeast, between, oneOf, parseValue, type ConfigKey, type ConfigValue } from './config-def.js';
 import { parseProperties } from './properties.js';
 import { buildSecurityConfig, isListenerScopedSetting, parseProtocolMap, type BrokerSecurityConfig } from './security-config.js';
-import type { SecurityProtocol, SslStoreSettings } from '@gregor/client';
+import type { SecurityProtocol, SslStoreSettings } from '@gregor/net';
 
 const HOUR = 3_600_000;
 

@@ -1,5 +1,5 @@
 import { ConfigError } from '@gregor/common';
-import { isSaslMechanism, isSecurityProtocol, jaasCredentials, parseJaasConfig, SECURITY_PROTOCOLS, type JaasEntry, type SaslMechanismName, type SecurityProtocol, type SslStoreSettings } from '@gregor/client';
+import { isSaslMechanism, isSecurityProtocol, jaasCredentials, parseJaasConfig, SECURITY_PROTOCOLS, type JaasEntry, type SaslMechanismName, type SecurityProtocol, type SslStoreSettings } from '@gregor/net';
 
 /** TLS settings of one SSL or SASL_SSL listener (Kafka's ssl.* names, optionally listener.name.<l>. prefixed). */
 export interface SslListenerSettings extends SslStoreSettings {

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import type { Logger } from '@gregor/common';
-import { FrameReader, FrameSizeError } from '@gregor/protocol';
-import type { SecurityProtocol } from '@gregor/client';
+import { ApiKey, FrameReader, FrameSizeError } from '@gregor/protocol';
+import type { SecurityProtocol } from '@gregor/net';
 import { ANONYMOUS_PRINCIPAL, sslPrincipal } from '../security/principal.js';
 import type { AuthStep } from '../security/sasl-server-authenticator.js';
 
@@ -95,11 +95,8 @@ const NO_LIMITS: ConnectionLimits = {
   maxUnsentBytes: Number.MAX_SAFE_INTEGER,
 };
 
-/** Fetch (api key 1): its responses are the large ones, so a connection handles one Fetch at a time. */
-const FETCH_API_KEY = 1;
-const PRODUCE_API_KEY = 0;
-
-const isFetch = (frame: Buffer): boolean => frame.length >= 2 && frame.readInt16BE(0) === FETCH_API_KEY;
+/** Fetch: its responses are the large ones, so a connection handles one Fetch at a time. */
+const isFetch = (frame: Buffer): boolean => frame.length >= 2 && frame.readInt16BE(0) === ApiKey.Fetch;
 
 /** What the connections share: the limits, the counters of limit hits, the broker-wide request queue. */
 class ServerState {
@@ -297,7 +294,7 @@ class RequestChannel {
     const pool = opts.requestPool;
     this.#frames = new FrameReader({
       maxFrameBytes: authenticator ? Math.min(MAX_AUTH_FRAME_BYTES, opts.maxRequestBytes) : opts.maxRequestBytes,
-      allocate: pool && ((size, head) => (head.length >= 2 && head.readInt16BE(0) === PRODUCE_API_KEY ? pool.acquire(size) : undefined)),
+      allocate: pool && ((size, head) => (head.length >= 2 && head.readInt16BE(0) === ApiKey.Produce ? pool.acquire(size) : undefined)),
     });
     socket.on('data', (chunk) => this.#onData(chunk));
     socket.on('drain', () => this.pump());

@@ -1,5 +1,5 @@
 import type { Logger } from '@gregor/common';
-import type { ClientSecurity, Connection, FetcherSource, PartitionFetchState } from '@gregor/client';
+import type { ClientSecurity, Connection, FetcherSource, PartitionFetchState } from '@gregor/net';
 import type { Partition } from '../cluster/partition.js';
 import type { ReplicaLog } from '../cluster/replica-log.js';
 import { ReplicaFetcherThread } from './replica-fetcher-thread.js';

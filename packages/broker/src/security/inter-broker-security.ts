@@ -1,5 +1,5 @@
 import { ConfigError } from '@gregor/common';
-import { jaasCredentials, loadTlsKeyMaterial, type ClientSecurity } from '@gregor/client';
+import { jaasCredentials, loadTlsKeyMaterial, type ClientSecurity } from '@gregor/net';
 import type { BrokerConfig } from '../config/broker-config.js';
 
 /** No host name check (ssl.endpoint.identification.algorithm empty): the chain is still verified. */

@@ -1,5 +1,5 @@
 import type { SecureContextOptions, TlsOptions } from 'node:tls';
-import { loadTlsKeyMaterial } from '@gregor/client';
+import { loadTlsKeyMaterial } from '@gregor/net';
 import type { SslListenerSettings } from '../config/security-config.js';
 
 type TlsVersion = NonNullable<SecureContextOptions['minVersion']>;

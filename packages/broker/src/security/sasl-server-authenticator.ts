@@ -12,7 +12,7 @@ import {
   readRequestHeader,
   type SaslAuthenticateResponse,
 } from '@gregor/protocol';
-import type { SaslMechanismName } from '@gregor/client';
+import type { SaslMechanismName } from '@gregor/net';
 import { PlainServer } from './plain-server.js';
 import { userPrincipal } from './principal.js';
 import type { ScramCredentialCache } from './scram-credential-cache.js';

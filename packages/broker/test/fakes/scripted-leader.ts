@@ -1,4 +1,4 @@
-import type { Connection } from '@gregor/client';
+import type { Connection } from '@gregor/net';
 import type { ApiDefinition } from '@gregor/protocol';
 
 interface InFlight {

@@ -1,15 +1,5 @@
 import { ErrorCode } from '@gregor/common';
-import {
-  AlterConfigs,
-  AlterPartitionReassignments,
-  ConfigResourceType,
-  DescribeConfigs,
-  DescribeLogDirs,
-  ElectLeaders,
-  IncrementalAlterConfigs,
-  InitProducerId,
-  ListPartitionReassignments,
-} from '@gregor/protocol';
+import { ApiKey, ConfigResourceType } from '@gregor/protocol';
 import type { KafkaApis, RequestContext } from '../../kafka-apis.js';
 import type { Operation } from '../acl.js';
 import type { AuthHelper } from '../auth-helper.js';
@@ -28,7 +18,7 @@ function configDenial(resourceType: number): number {
 
 /** With an authorizer: configs, log dirs, elections and reassignments check their Cluster or Topic operation. */
 export function installClusterAuthorization(apis: KafkaApis, auth: AuthHelper): void {
-  apis.wrap(DescribeConfigs, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.DescribeConfigs, (inner) => async (req, ctx) => {
     const ok = req.resources.map((r) => configResourceAllowed(auth, ctx, 'DescribeConfigs', r.resourceType, r.resourceName));
     if (ok.every(Boolean)) return inner(req, ctx);
     const resources = req.resources.filter((_, i) => ok[i]);
@@ -39,8 +29,8 @@ export function installClusterAuthorization(apis: KafkaApis, auth: AuthHelper): 
     return res && { ...res, results: [...res.results, ...denied] };
   });
 
-  for (const api of [AlterConfigs, IncrementalAlterConfigs] as const) {
-    apis.wrap(api as typeof AlterConfigs, (inner) => async (req, ctx) => {
+  for (const apiKey of [ApiKey.AlterConfigs, ApiKey.IncrementalAlterConfigs] as const) {
+    apis.wrap(apiKey as typeof ApiKey.AlterConfigs, (inner) => async (req, ctx) => {
       const ok = req.resources.map((r) => configResourceAllowed(auth, ctx, 'AlterConfigs', r.resourceType, r.resourceName));
       if (ok.every(Boolean)) return inner(req, ctx);
       const resources = req.resources.filter((_, i) => ok[i]);
@@ -51,23 +41,23 @@ export function installClusterAuthorization(apis: KafkaApis, auth: AuthHelper): 
   }
 
   // DescribeLogDirs without Cluster Describe: an empty answer, as Kafka gives.
-  apis.wrap(DescribeLogDirs, (inner) => (req, ctx) => (auth.authorizeCluster(ctx, 'Describe') ? inner(req, ctx) : { throttleTimeMs: 0, results: [] }));
+  apis.wrap(ApiKey.DescribeLogDirs, (inner) => (req, ctx) => (auth.authorizeCluster(ctx, 'Describe') ? inner(req, ctx) : { throttleTimeMs: 0, results: [] }));
 
-  apis.wrap(ElectLeaders, (inner) => (req, ctx) => {
+  apis.wrap(ApiKey.ElectLeaders, (inner) => (req, ctx) => {
     if (auth.authorizeCluster(ctx, 'Alter')) return inner(req, ctx);
     const results = (req.topicPartitions ?? []).map((t) => ({ topic: t.topic, partitionResult: t.partitionId.map((partitionId) => ({ partitionId, errorCode: CLUSTER_DENIED, errorMessage: null })) }));
     return { throttleTimeMs: 0, errorCode: CLUSTER_DENIED, replicaElectionResults: results };
   });
-  apis.wrap(AlterPartitionReassignments, (inner) => (req, ctx) =>
+  apis.wrap(ApiKey.AlterPartitionReassignments, (inner) => (req, ctx) =>
     auth.authorizeCluster(ctx, 'Alter') ? inner(req, ctx) : { throttleTimeMs: 0, errorCode: CLUSTER_DENIED, errorMessage: null, responses: [] },
   );
-  apis.wrap(ListPartitionReassignments, (inner) => (req, ctx) =>
+  apis.wrap(ApiKey.ListPartitionReassignments, (inner) => (req, ctx) =>
     auth.authorizeCluster(ctx, 'Describe') ? inner(req, ctx) : { throttleTimeMs: 0, errorCode: CLUSTER_DENIED, errorMessage: null, topics: [] },
   );
 
   // A transactional id needs Write on it; an idempotent producer Cluster IdempotentWrite (Kafka 2.4) or,
   // as KIP-679 (Kafka 3.0) relaxed it, Write on any topic, so a plain producer ACL suffices.
-  apis.wrap(InitProducerId, (inner) => (req, ctx) => {
+  apis.wrap(ApiKey.InitProducerId, (inner) => (req, ctx) => {
     const denied = (errorCode: number) => ({ throttleTimeMs: 0, errorCode, producerId: -1, producerEpoch: -1 });
     if (req.transactionalId !== null) {
       return auth.authorize(ctx, 'Write', 'TransactionalId', req.transactionalId) ? inner(req, ctx) : denied(ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);

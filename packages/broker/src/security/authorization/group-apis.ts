@@ -1,17 +1,5 @@
 import { ErrorCode } from '@gregor/common';
-import {
-  DeleteGroups,
-  DescribeGroups,
-  FindCoordinator,
-  Heartbeat,
-  JoinGroup,
-  LeaveGroup,
-  ListGroups,
-  OffsetCommit,
-  OffsetDelete,
-  OffsetFetch,
-  SyncGroup,
-} from '@gregor/protocol';
+import { ApiKey } from '@gregor/protocol';
 import type { KafkaApis } from '../../kafka-apis.js';
 import type { AuthHelper } from '../auth-helper.js';
 
@@ -20,7 +8,7 @@ const TOPIC_DENIED: number = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
 
 /** With an authorizer: the group APIs check Group operations (and Topic ones for offsets), as Kafka 2.4's KafkaApis. */
 export function installGroupAuthorization(apis: KafkaApis, auth: AuthHelper): void {
-  apis.wrap(FindCoordinator, (inner) => (req, ctx) => {
+  apis.wrap(ApiKey.FindCoordinator, (inner) => (req, ctx) => {
     const keyType = req.keyType ?? 0;
     if (keyType === 0 && !auth.authorize(ctx, 'Describe', 'Group', req.key)) return { throttleTimeMs: 0, errorCode: GROUP_DENIED, errorMessage: null, nodeId: -1, host: '', port: -1 };
     if (keyType === 1 && !auth.authorize(ctx, 'Describe', 'TransactionalId', req.key)) {
@@ -29,20 +17,20 @@ export function installGroupAuthorization(apis: KafkaApis, auth: AuthHelper): vo
     return inner(req, ctx);
   });
 
-  apis.wrap(JoinGroup, (inner) => (req, ctx) =>
+  apis.wrap(ApiKey.JoinGroup, (inner) => (req, ctx) =>
     auth.authorize(ctx, 'Read', 'Group', req.groupId)
       ? inner(req, ctx)
       : { throttleTimeMs: 0, errorCode: GROUP_DENIED, generationId: -1, protocolName: '', leader: '', memberId: req.memberId, members: [] },
   );
-  apis.wrap(SyncGroup, (inner) => (req, ctx) =>
+  apis.wrap(ApiKey.SyncGroup, (inner) => (req, ctx) =>
     auth.authorize(ctx, 'Read', 'Group', req.groupId) ? inner(req, ctx) : { throttleTimeMs: 0, errorCode: GROUP_DENIED, assignment: Buffer.alloc(0) },
   );
-  apis.wrap(Heartbeat, (inner) => (req, ctx) => (auth.authorize(ctx, 'Read', 'Group', req.groupId) ? inner(req, ctx) : { throttleTimeMs: 0, errorCode: GROUP_DENIED }));
-  apis.wrap(LeaveGroup, (inner) => (req, ctx) =>
+  apis.wrap(ApiKey.Heartbeat, (inner) => (req, ctx) => (auth.authorize(ctx, 'Read', 'Group', req.groupId) ? inner(req, ctx) : { throttleTimeMs: 0, errorCode: GROUP_DENIED }));
+  apis.wrap(ApiKey.LeaveGroup, (inner) => (req, ctx) =>
     auth.authorize(ctx, 'Read', 'Group', req.groupId) ? inner(req, ctx) : { throttleTimeMs: 0, errorCode: GROUP_DENIED, members: [] },
   );
 
-  apis.wrap(DescribeGroups, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.DescribeGroups, (inner) => async (req, ctx) => {
     const allowed = auth.filterAuthorized(ctx, 'Describe', 'Group', req.groups);
     const denied = req.groups.filter((g) => !allowed.has(g));
     if (denied.length === 0) return inner(req, ctx);
@@ -53,13 +41,13 @@ export function installGroupAuthorization(apis: KafkaApis, auth: AuthHelper): vo
   });
 
   // Cluster Describe lists every group; otherwise only the groups the principal may Describe.
-  apis.wrap(ListGroups, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.ListGroups, (inner) => async (req, ctx) => {
     const res = await inner(req, ctx);
     if (!res || auth.authorizeCluster(ctx, 'Describe', false)) return res;
     return { ...res, groups: res.groups.filter((g) => auth.authorize(ctx, 'Describe', 'Group', g.groupId, false)) };
   });
 
-  apis.wrap(DeleteGroups, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.DeleteGroups, (inner) => async (req, ctx) => {
     const allowed = auth.filterAuthorized(ctx, 'Delete', 'Group', req.groupsNames);
     const denied = req.groupsNames.filter((g) => !allowed.has(g));
     if (denied.length === 0) return inner(req, ctx);
@@ -68,7 +56,7 @@ export function installGroupAuthorization(apis: KafkaApis, auth: AuthHelper): vo
     return res && { ...res, results: [...res.results, ...denied.map((groupId) => ({ groupId, errorCode: GROUP_DENIED }))] };
   });
 
-  apis.wrap(OffsetCommit, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.OffsetCommit, (inner) => async (req, ctx) => {
     if (!auth.authorize(ctx, 'Read', 'Group', req.groupId)) {
       return { throttleTimeMs: 0, topics: req.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: GROUP_DENIED })) })) };
     }
@@ -80,7 +68,7 @@ export function installGroupAuthorization(apis: KafkaApis, auth: AuthHelper): vo
     return res && { ...res, topics: [...res.topics, ...denied.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: TOPIC_DENIED })) }))] };
   });
 
-  apis.wrap(OffsetFetch, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.OffsetFetch, (inner) => async (req, ctx) => {
     if (!auth.authorize(ctx, 'Describe', 'Group', req.groupId)) {
       // v2+ carry a top-level error; older versions see it on every partition asked for.
       const topics = (req.topics ?? []).map((t) => ({ name: t.name, partitions: t.partitionIndexes.map((partitionIndex) => ({ partitionIndex, committedOffset: -1, committedLeaderEpoch: -1, metadata: '', errorCode: GROUP_DENIED })) }));
@@ -100,7 +88,7 @@ export function installGroupAuthorization(apis: KafkaApis, auth: AuthHelper): vo
     return res && { ...res, topics: [...res.topics, ...deniedTopics] };
   });
 
-  apis.wrap(OffsetDelete, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.OffsetDelete, (inner) => async (req, ctx) => {
     if (!auth.authorize(ctx, 'Delete', 'Group', req.groupId)) return { errorCode: GROUP_DENIED, throttleTimeMs: 0, topics: [] };
     const allowed = auth.filterAuthorized(ctx, 'Read', 'Topic', req.topics.map((t) => t.name));
     const denied = req.topics.filter((t) => !allowed.has(t.name));

@@ -1,5 +1,5 @@
 import { ErrorCode, type Logger } from '@gregor/common';
-import { ControlledShutdown, LeaderAndIsr, StopReplica, UpdateMetadata } from '@gregor/protocol';
+import { ApiKey } from '@gregor/protocol';
 import type { ApiHandler, KafkaApis, RequestContext } from '../../kafka-apis.js';
 import type { AuthHelper } from '../auth-helper.js';
 
@@ -29,7 +29,7 @@ function guard<Req, Res>(auth: AuthHelper, log: Logger, api: string, denied: (re
  */
 export function installInterBrokerChecks(apis: KafkaApis, auth: AuthHelper, log: Logger): void {
   apis.wrap(
-    LeaderAndIsr,
+    ApiKey.LeaderAndIsr,
     guard(auth, log, 'LeaderAndIsr', (req) => ({
       errorCode: DENIED,
       partitionErrors: [
@@ -39,7 +39,7 @@ export function installInterBrokerChecks(apis: KafkaApis, auth: AuthHelper, log:
     })),
   );
   apis.wrap(
-    StopReplica,
+    ApiKey.StopReplica,
     guard(auth, log, 'StopReplica', (req) => ({
       errorCode: DENIED,
       partitionErrors: [
@@ -48,6 +48,6 @@ export function installInterBrokerChecks(apis: KafkaApis, auth: AuthHelper, log:
       ],
     })),
   );
-  apis.wrap(UpdateMetadata, guard(auth, log, 'UpdateMetadata', () => ({ errorCode: DENIED })));
-  apis.wrap(ControlledShutdown, guard(auth, log, 'ControlledShutdown', () => ({ errorCode: DENIED, remainingPartitions: [] })));
+  apis.wrap(ApiKey.UpdateMetadata, guard(auth, log, 'UpdateMetadata', () => ({ errorCode: DENIED })));
+  apis.wrap(ApiKey.ControlledShutdown, guard(auth, log, 'ControlledShutdown', () => ({ errorCode: DENIED, remainingPartitions: [] })));
 }

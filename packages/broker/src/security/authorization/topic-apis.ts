@@ -1,17 +1,5 @@
 import { ErrorCode, INTERNAL_TOPICS, type Logger } from '@gregor/common';
-import {
-  CreatePartitions,
-  CreateTopics,
-  DeleteRecords,
-  DeleteTopics,
-  Fetch,
-  ListOffsets,
-  Metadata,
-  OffsetsForLeaderEpoch,
-  Produce,
-  type FetchResponse,
-  type OffsetsForLeaderEpochResponse,
-} from '@gregor/protocol';
+import { ApiKey, type FetchResponse, type OffsetsForLeaderEpochResponse } from '@gregor/protocol';
 import type { BrokerServices } from '../../broker-services.js';
 import type { KafkaApis, RequestContext } from '../../kafka-apis.js';
 import type { AuthHelper } from '../auth-helper.js';
@@ -46,7 +34,7 @@ function deniedEpochs(topics: { topic: string; partitions: { partition: number }
  * With an authorizer, consumers need Topic Read (Fetch) or Describe (OffsetsForLeaderEpoch, unless ClusterAction).
  */
 export function installReplicaChecks(apis: KafkaApis, auth: AuthHelper, log: Logger): void {
-  apis.wrap(Fetch, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.Fetch, (inner) => async (req, ctx) => {
     if (req.replicaId >= 0) {
       if (auth.clusterAction(ctx)) return inner(req, ctx);
       logRefused(log, 'Fetch (replica)', ctx);
@@ -60,7 +48,7 @@ export function installReplicaChecks(apis: KafkaApis, auth: AuthHelper, log: Log
     const res = topics.length > 0 ? await inner({ ...req, topics }, ctx) : { throttleTimeMs: 0, errorCode: ErrorCode.NONE, sessionId: 0, responses: [] };
     return res && { ...res, responses: [...res.responses, ...deniedFetch(denied)] };
   });
-  apis.wrap(OffsetsForLeaderEpoch, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.OffsetsForLeaderEpoch, (inner) => async (req, ctx) => {
     if ((req.replicaId ?? -1) >= 0) {
       if (auth.clusterAction(ctx)) return inner(req, ctx);
       logRefused(log, 'OffsetsForLeaderEpoch (replica)', ctx);
@@ -77,7 +65,7 @@ export function installReplicaChecks(apis: KafkaApis, auth: AuthHelper, log: Log
 
 /** With an authorizer: the topic APIs check Topic operations per topic (Kafka 2.4's KafkaApis). */
 export function installTopicAuthorization(apis: KafkaApis, auth: AuthHelper, s: BrokerServices): void {
-  apis.wrap(Produce, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.Produce, (inner) => async (req, ctx) => {
     if (req.transactionalId !== null && !auth.authorize(ctx, 'Write', 'TransactionalId', req.transactionalId)) {
       return denyAll(req, ctx, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
     }
@@ -95,7 +83,7 @@ export function installTopicAuthorization(apis: KafkaApis, auth: AuthHelper, s: 
     return { responses: partitionErrors(req.topicData, code), throttleTimeMs: 0 };
   }
 
-  apis.wrap(ListOffsets, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.ListOffsets, (inner) => async (req, ctx) => {
     const allowed = auth.filterAuthorized(ctx, 'Describe', 'Topic', req.topics.map((t) => t.name));
     const denied = req.topics.filter((t) => !allowed.has(t.name));
     if (denied.length === 0) return inner(req, ctx);
@@ -105,7 +93,7 @@ export function installTopicAuthorization(apis: KafkaApis, auth: AuthHelper, s: 
     return res && { ...res, topics: [...res.topics, ...deniedTopics] };
   });
 
-  apis.wrap(Metadata, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.Metadata, (inner) => async (req, ctx) => {
     const all = req.topics === null || (ctx.apiVersion === 0 && req.topics.length === 0);
     if (all) {
       // All topics: those the principal may not Describe are left out, not reported.
@@ -129,7 +117,7 @@ export function installTopicAuthorization(apis: KafkaApis, auth: AuthHelper, s: 
     return res && { ...res, topics: [...(asked.length > 0 ? res.topics : []), ...errors] };
   });
 
-  apis.wrap(DeleteRecords, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.DeleteRecords, (inner) => async (req, ctx) => {
     const allowed = auth.filterAuthorized(ctx, 'Delete', 'Topic', req.topics.map((t) => t.name));
     const denied = req.topics.filter((t) => !allowed.has(t.name));
     if (denied.length === 0) return inner(req, ctx);
@@ -139,7 +127,7 @@ export function installTopicAuthorization(apis: KafkaApis, auth: AuthHelper, s: 
     return res && { ...res, topics: [...res.topics, ...deniedTopics] };
   });
 
-  apis.wrap(CreateTopics, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.CreateTopics, (inner) => async (req, ctx) => {
     if (auth.authorizeCluster(ctx, 'Create', false)) return inner(req, ctx);
     const allowed = auth.filterAuthorized(ctx, 'Create', 'Topic', req.topics.map((t) => t.name));
     const denied = req.topics.filter((t) => !allowed.has(t.name));
@@ -149,7 +137,7 @@ export function installTopicAuthorization(apis: KafkaApis, auth: AuthHelper, s: 
     return res && { ...res, topics: [...res.topics, ...denied.map((t) => ({ name: t.name, errorCode: TOPIC_DENIED, errorMessage: 'Authorization failed.' }))] };
   });
 
-  apis.wrap(DeleteTopics, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.DeleteTopics, (inner) => async (req, ctx) => {
     const allowed = auth.filterAuthorized(ctx, 'Delete', 'Topic', req.topicNames);
     const denied = req.topicNames.filter((n) => !allowed.has(n));
     if (denied.length === 0) return inner(req, ctx);
@@ -158,7 +146,7 @@ export function installTopicAuthorization(apis: KafkaApis, auth: AuthHelper, s: 
     return res && { ...res, responses: [...res.responses, ...denied.map((name) => ({ name, errorCode: TOPIC_DENIED }))] };
   });
 
-  apis.wrap(CreatePartitions, (inner) => async (req, ctx) => {
+  apis.wrap(ApiKey.CreatePartitions, (inner) => async (req, ctx) => {
     const allowed = auth.filterAuthorized(ctx, 'Alter', 'Topic', req.topics.map((t) => t.name));
     const denied = req.topics.filter((t) => !allowed.has(t.name));
     if (denied.length === 0) return inner(req, ctx);
