@@ -54,11 +54,12 @@ describe('ZooKeeperEnsemble', () => {
     expect(ensemble.node(leaderId).isRunning()).toBe(false);
     const others = ensemble.nodes.filter((n) => n.config.id !== leaderId);
     // the survivors elect a new leader among themselves
-    // (right after the kill they may still report the old roles, so poll until a leader shows up)
+    // (right after the kill they may still report the old roles, and the follower may not answer yet while it
+    // syncs with the new leader, so poll until both have settled)
     let survivorModes: string[] = [];
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(200)) {
       survivorModes = (await Promise.all(others.map((n) => n.mode(1000)))).map(String).sort();
-      if (survivorModes.includes('leader')) break;
+      if (survivorModes[0] === 'follower' && survivorModes[1] === 'leader') break;
     }
     expect(survivorModes).toEqual(['follower', 'leader']);
 
