@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_DECOMPRESSED_BYTES, decodeRecordSetPrefix, type DecodedRecordBatch } from '@gregor/protocol';
+import { DEFAULT_MAX_DECOMPRESSED_BYTES, decodeRecordSetPrefixWith, type DecodedRecordBatch } from '@gregor/protocol';
 import { CorruptDataError, type Logger } from '@gregor/common';
 import type { ChunkQueue } from './chunk-queue.js';
 import { ConsumerTimeoutError, MessageSizeTooLargeError } from './consumer-errors.js';
@@ -18,7 +18,7 @@ export class ConsumerIterator implements AsyncIterator<MessageAndMetadata> {
   readonly #timeoutMs: number;
   readonly #log: Logger;
   #info: PartitionTopicInfo | null = null;
-  #batches: DecodedRecordBatch[] = [];
+  #batches: DecodedRecordBatch<MessageAndMetadata>[] = [];
   /** A batch of the chunk that cannot be decoded: thrown once the batches before it are handed out. */
   #failure: CorruptDataError | null = null;
   #batchIndex = 0;
@@ -81,7 +81,13 @@ export class ConsumerIterator implements AsyncIterator<MessageAndMetadata> {
       info.consumedOffset = chunk.fetchOffset;
     }
     // A batch may inflate to the larger of the fetch size and 50 MiB; past that it is refused, not inflated.
-    const { batches, error } = decodeRecordSetPrefix(chunk.records, { maxDecompressedBytes: Math.max(info.fetchSize, DEFAULT_MAX_DECOMPRESSED_BYTES) });
+    // Each record decoded straight into the MessageAndMetadata handed out (one object per record, not two).
+    const { topic, partition } = info;
+    const { batches, error } = decodeRecordSetPrefixWith(
+      chunk.records,
+      { maxDecompressedBytes: Math.max(info.fetchSize, DEFAULT_MAX_DECOMPRESSED_BYTES) },
+      (offset, timestamp, key, value, headers): MessageAndMetadata => ({ topic, partition, offset, key, value, headers, timestamp }),
+    );
     this.#info = info;
     this.#batches = batches;
     this.#failure = error && new CorruptDataError(`${info.topic}-${info.partition} at fetch offset ${chunk.fetchOffset}: ${error.message}`, { cause: error });
@@ -103,7 +109,7 @@ export class ConsumerIterator implements AsyncIterator<MessageAndMetadata> {
       if (r.offset < info.consumedOffset) continue; // a batch may start before the fetch offset
       info.consumedOffset = r.offset + 1;
       info.consumedCount++;
-      return { topic: info.topic, partition: info.partition, offset: r.offset, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp };
+      return r;
     }
     const failure = this.#failure;
     this.clearCurrentChunk();

@@ -3,7 +3,7 @@ import { BatchOffsets as O, CompressionType } from './batch-header.js';
 import { forEachBatch, readBatchHeader, validateBatch, type BatchHeader } from './batch-view.js';
 import { compressionCodec, DEFAULT_MAX_DECOMPRESSED_BYTES } from './compression.js';
 import type { DecodedRecord, RecordHeader } from './record.js';
-import { walkedRecordHeaders, walkRecords } from './record-walk.js';
+import { RecordWalker, walkedRecordHeaders } from './record-walk.js';
 
 export interface DecodedRecordBatch<R = DecodedRecord> extends BatchHeader {
   records: R[];
@@ -52,7 +52,9 @@ export function decodeRecordBatchWith<R>(buf: Buffer, pos: number, options: Deco
   // With LogAppendTime the broker's append time (maxTimestamp) applies to every record.
   const logAppendTime = header.timestampType === 1;
   const fields = data;
-  walkRecords(fields, 0, fields.length, header.recordCount, (r) => {
+  const walker = new RecordWalker(fields, 0, fields.length, header.recordCount);
+  const r = walker.record;
+  while (walker.next()) {
     records[r.index] = make(
       header.baseOffset + r.offsetDelta,
       logAppendTime ? header.maxTimestamp : header.firstTimestamp + r.timestampDelta,
@@ -60,7 +62,7 @@ export function decodeRecordBatchWith<R>(buf: Buffer, pos: number, options: Deco
       r.valueLength < 0 ? null : fields.subarray(r.valueStart, r.valueStart + r.valueLength),
       walkedRecordHeaders(fields, r),
     );
-  });
+  }
   return { ...header, records };
 }
 

@@ -54,4 +54,4 @@ export {
 } from './message-set.js';
 export { downConvertRecordSet, type DownConvertOptions } from './down-convert.js';
 export { upConvertMessageSet, type UpConvertOptions, type UpConverted } from './up-convert.js';
-export { walkRecords, walkedRecordHeaders, RecordWalkError, type WalkedRecord } from './record-walk.js';
+export { RecordWalker, walkRecords, walkedRecordHeaders, RecordWalkError, type WalkedRecord } from './record-walk.js';

@@ -37,14 +37,15 @@ export class RecordWalkError extends CorruptDataError {
 }
 
 /**
- * Walks exactly `count` records in `data[start, end)`, calling `visit` for each, and fails when a varint
- * is malformed, a length points past the record, or the section holds fewer or more than `count` records.
- * `visit` may throw to stop the walk. The WalkedRecord passed to `visit` is reused between calls.
+ * Walks exactly `count` records in `data[start, end)`: each next() reads one into `record` (reused) and returns
+ * true, then false after the last, and throws a RecordWalkError when a varint is malformed, a length points past
+ * the record, or the section holds fewer or more than `count` records. A loop over next(), rather than a visitor
+ * callback, keeps the caller's per-record code in its own function, where the JIT optimizes it the same way every
+ * run (a decoder's callback was sometimes left un-inlined, costing a consumer twice the CPU per record).
  */
-export function walkRecords(data: Buffer, start: number, end: number, count: number, visit: (r: WalkedRecord) => void): void {
-  const cur = new Cursor(data, start, end);
-  const rec: WalkedRecord = {
-    index: 0,
+export class RecordWalker {
+  readonly record: WalkedRecord = {
+    index: -1,
     attributes: 0,
     timestampDelta: 0,
     offsetDelta: 0,
@@ -56,8 +57,26 @@ export function walkRecords(data: Buffer, start: number, end: number, count: num
     headersStart: 0,
     headerCount: 0,
   };
-  for (let i = 0; i < count; i++) {
-    if (cur.pos >= end) throw new RecordWalkError(`batch declares ${count} records but holds only ${i}`);
+  readonly #cur: Cursor;
+  readonly #end: number;
+  readonly #count: number;
+
+  constructor(data: Buffer, start: number, end: number, count: number) {
+    this.#cur = new Cursor(data, start, end);
+    this.#end = end;
+    this.#count = count;
+  }
+
+  next(): boolean {
+    const cur = this.#cur;
+    const end = this.#end;
+    const rec = this.record;
+    const i = rec.index + 1;
+    if (i >= this.#count) {
+      if (cur.pos !== end) throw new RecordWalkError(`batch has ${end - cur.pos} bytes after its ${this.#count} records`);
+      return false;
+    }
+    if (cur.pos >= end) throw new RecordWalkError(`batch declares ${this.#count} records but holds only ${i}`);
     const length = cur.varint();
     if (length < 0 || length > end - cur.pos) throw new RecordWalkError(`record ${i}: length ${length} exceeds the ${end - cur.pos} bytes left`);
     const recordEnd = cur.pos + length;
@@ -86,9 +105,17 @@ export function walkRecords(data: Buffer, start: number, end: number, count: num
     }
     if (cur.pos !== recordEnd) throw new RecordWalkError(`record ${i}: declares ${length} bytes but its fields take ${length - (recordEnd - cur.pos)}`);
     cur.end = end;
-    visit(rec);
+    return true;
   }
-  if (cur.pos !== end) throw new RecordWalkError(`batch has ${end - cur.pos} bytes after its ${count} records`);
+}
+
+/**
+ * walkRecords as a visitor: `visit` is called for each record (the WalkedRecord passed is reused between calls) and
+ * may throw to stop the walk.
+ */
+export function walkRecords(data: Buffer, start: number, end: number, count: number, visit: (r: WalkedRecord) => void): void {
+  const walker = new RecordWalker(data, start, end, count);
+  while (walker.next()) visit(walker.record);
 }
 
 /** The headers of a walked record (`data` is the buffer it was walked in), keys as UTF-8, values sliced out. */
