@@ -282,7 +282,7 @@ class Bench {
    * go to every broker, then EXTRA_PROPS from the environment (k=v,k=v); `nodeArgs(id)` go before each one's CLI.
    * Returns the brokers by id.
    */
-  async cluster({ brokers: count, zookeepers = 3, props = {}, nodeArgs = () => [] }) {
+  async cluster({ brokers: count, zookeepers = 3, props = {}, nodeArgs = () => (process.env.BROKER_NODE_ARGS ?? '').split(' ').filter(Boolean) }) {
     const ensemble = await this.ensemble(zookeepers);
     const extra = Object.fromEntries((process.env.EXTRA_PROPS ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
     const brokers = new Map();
