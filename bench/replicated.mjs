@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Three brokers with replication factor 3 on this machine (processes, a 3-node ZooKeeper ensemble):
-//  1. produce throughput with kcat, acks=all, N records of 100 bytes, min.insync.replicas=2;
+//  1. produce throughput with kcat, acks=all, N records of 100 bytes, min.insync.replicas=2, alternating with the same
+//     records into an RF 1 topic (acks=1) of the same cluster: the RF 3 / RF 1 ratio in one run;
 //  2. end-to-end latency (send with acks=all -> received by a consumer) at a fixed moderate rate;
 //  3. unavailability after kill -9 of a partition leader, and after a controlled shutdown (SIGTERM):
 //     time from the fault to the first successful acks=all write on that partition.
@@ -29,17 +30,18 @@ const zk = new KafkaZkClient(zkClient);
 const client = new KafkaClient({ brokers: bootstrap, metadataMaxAgeMs: 500 });
 b.onCleanup(() => client.close());
 const admin = new Admin(client);
-async function createTopic(name, partitions = PARTITIONS) {
-  const [r] = await admin.createTopics([{ name, numPartitions: partitions, replicationFactor: 3, configs: { 'min.insync.replicas': '2' } }]);
+async function createTopic(name, partitions = PARTITIONS, replicationFactor = 3) {
+  const configs = replicationFactor === 3 ? { 'min.insync.replicas': '2' } : {};
+  const [r] = await admin.createTopics([{ name, numPartitions: partitions, replicationFactor, configs }]);
   if (r.errorCode !== 0) throw new Error(`create ${name}: ${r.errorMessage}`);
   for (let i = 0; i < 100; i++) {
     const states = await Promise.all(Array.from({ length: partitions }, (_, p) => zk.getPartitionState(name, p)));
-    if (states.every((s) => s && s.state.isr.length === 3)) return;
+    if (states.every((s) => s && s.state.isr.length === replicationFactor)) return;
     await sleep(100);
   }
 }
 
-const out = { throughput: [], brokerCpuSecondsPerMillion: [] };
+const out = { throughput: [], brokerCpuSecondsPerMillion: [], throughputRf1: [] };
 // --- 1. throughput -------------------------------------------------------------------------
 if (PHASES.has('throughput')) {
   const input = await linesFile(join(b.work, 'lines.txt'), N);
@@ -51,6 +53,12 @@ if (PHASES.has('throughput')) {
     out.throughput.push(N / ((nowMs() - t) / 1000));
     b.sample();
     out.brokerCpuSecondsPerMillion.push(((b.brokerCpuSeconds() - cpu0) * 1e6) / N);
+    // The same records into an RF 1 topic of the same cluster with acks=1 (each broker leads one of its partitions):
+    // the baseline issue 14's ratio is taken against, in the same run.
+    await createTopic(`tput-rf1-${round}`, PARTITIONS, 1);
+    const t1 = nowMs();
+    await run('kcat', kcatProduceArgs(bootstrap, `tput-rf1-${round}`, input, 'acks=1'));
+    out.throughputRf1.push(N / ((nowMs() - t1) / 1000));
   }
 }
 
@@ -132,12 +140,15 @@ console.log(`gregor, 3 brokers, replication factor 3, min.insync.replicas=2, ${P
 if (out.throughput.length) {
   out.produceAcksAll = median(out.throughput);
   console.log(`  produce kcat acks=all  ${fmtRuns(out.throughput)} (${fmt(N)} x 100 B); brokers' CPU ${median(out.brokerCpuSecondsPerMillion).toFixed(2)} s per 1M records`);
+  out.produceRf1Acks1 = median(out.throughputRf1);
+  out.rf3ToRf1 = out.produceAcksAll / out.produceRf1Acks1;
+  console.log(`  produce kcat RF 1 acks=1 ${fmtRuns(out.throughputRf1)} (same cluster and partitions); RF 3 acks=all / RF 1 = ${out.rf3ToRf1.toFixed(2)}`);
 }
 if (out.latency) console.log(`  end-to-end latency     p50 ${out.latency.p50.toFixed(1)} ms, p99 ${out.latency.p99.toFixed(1)} ms, max ${out.latency.max.toFixed(1)} ms (${out.latency.n} records at ${RATE}/s, acks=all)`);
 if (out.killWindowMs !== undefined) console.log(`  kill -9 of a leader    longest gap between acks=all writes ${out.killWindowMs.toFixed(0)} ms (zookeeper.session.timeout.ms=${SESSION_MS})`);
 if (out.controlledWindowMs !== undefined) console.log(`  controlled shutdown    longest gap between acks=all writes ${out.controlledWindowMs.toFixed(0)} ms`);
 const charts = [];
-if (out.throughput.length) charts.push({ id: 'replicated-produce', title: `Produce, 3 brokers, RF 3, acks=all, ${fmt(N)} × 100 B (kcat)`, unit: 'records/s', bars: [{ label: 'kcat → gregor RF 3', value: out.produceAcksAll, runs: out.throughput }] });
+if (out.throughput.length) charts.push({ id: 'replicated-produce', title: `Produce, 3 brokers, RF 3, acks=all, ${fmt(N)} × 100 B (kcat)`, unit: 'records/s', bars: [{ label: 'kcat → gregor RF 3, acks=all', value: out.produceAcksAll, runs: out.throughput }, { label: 'RF 1, acks=1 (same run)', value: out.produceRf1Acks1, runs: out.throughputRf1 }] });
 if (out.latency) charts.push({ id: 'replicated-latency', title: `End-to-end latency, RF 3, acks=all, ${RATE} records/s`, unit: 'ms', bars: [{ label: 'p50', value: out.latency.p50 }, { label: 'p99', value: out.latency.p99 }, { label: 'max', value: out.latency.max }] });
 if (out.killWindowMs !== undefined) charts.push({ id: 'replicated-failover', title: `Longest gap between acks=all writes (session ${SESSION_MS} ms)`, unit: 'ms', bars: [{ label: 'kill -9 of the leader', value: out.killWindowMs }, { label: 'controlled shutdown', value: out.controlledWindowMs }] });
 await b.finish(out, { charts });
