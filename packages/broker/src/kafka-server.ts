@@ -1,36 +1,35 @@
 import { createLogger, type Logger } from '@gregor/common';
 import { KafkaController, KafkaZkControllerStore } from '@gregor/controller';
-import { LogDirFailureChannel, LogManager, ReadBufferPool, type LogCleaner } from '@gregor/storage';
+import { LogDirFailureChannel, ReadBufferPool, type LogCleaner, type LogManager } from '@gregor/storage';
 import type { GroupCoordinator } from '@gregor/coordinator'; // group coordinator
 import { startGroupCoordinator } from './coordinator/group-coordinator-setup.js'; // group coordinator
 import { startLogCleaner } from './log-cleaner-setup.js'; // group coordinator (log compaction)
+import { createLogManager } from './log-manager-setup.js';
 import { KafkaZkClient, ZkSession } from '@gregor/zookeeper';
 import { AdminManager } from './admin/admin-manager.js';
 import type { BrokerServices } from './broker-services.js';
-import { ReplicaManager } from './cluster/replica-manager.js';
+import type { ReplicaManager } from './cluster/replica-manager.js';
+import { startReplicaManager } from './cluster/replica-manager-setup.js';
 import { FetchManager } from './fetch-session/fetch-manager.js';
 import { FetchSessionCache } from './fetch-session/fetch-session-cache.js';
 import { LogDirFailureHandler } from './cluster/log-dir-failure-handler.js';
 import { IsrManager } from './replication/isr-manager.js';
 import type { BrokerConfig, Endpoint } from './config/broker-config.js';
 import { TopicConfigCache } from './config/topic-config-cache.js';
-import { cleanupPolicy } from './config/topic-config.js';
 import { ConfigChangeListener } from './config/config-change-listener.js';
 import { DynamicBrokerConfig } from './config/dynamic-broker-config.js';
 import { ConfigAdminManager } from './admin/config-admin-manager.js';
 import { registerHandlers } from './handlers/index.js';
 import { KafkaApis } from './kafka-apis.js';
 import { MetadataCache } from './metadata/metadata-cache.js';
-import { SocketServer } from './network/socket-server.js';
+import type { SocketServer } from './network/socket-server.js';
+import { createSocketServer } from './network/socket-server-setup.js';
 import { requestControlledShutdown } from './controlled-shutdown.js';
-import { jaasPlainUsers, type ClientSecurity } from '@gregor/net';
+import type { ClientSecurity } from '@gregor/net';
 import { ZkAclStore } from '@gregor/zookeeper';
-import type { ListenerSpec } from './network/socket-server.js';
 import { AclAuthorizer } from './security/acl-authorizer.js';
 import { AuthHelper } from './security/auth-helper.js';
 import { interBrokerClientSecurity } from './security/inter-broker-security.js';
-import { listenerTlsOptions } from './security/listener-tls.js';
-import { SaslServerAuthenticator } from './security/sasl-server-authenticator.js';
 import { ScramCredentialCache } from './security/scram-credential-cache.js';
 import { ProducerIdManager } from './producer/producer-id-manager.js';
 
@@ -133,30 +132,7 @@ export class KafkaServer {
     await this.dynamicConfig.load(this.zk);
 
     const logDirFailures = new LogDirFailureChannel(this.log.child({ component: 'log-dir-failure' }));
-    this.logManager = new LogManager({
-      logDirs: cfg.logDirs,
-      defaultConfig: {
-        segmentBytes: cfg.logSegmentBytes,
-        indexIntervalBytes: cfg.logIndexIntervalBytes,
-        retentionMs: cfg.logRetentionMs,
-        retentionBytes: cfg.logRetentionBytes,
-        segmentMs: cfg.logRollMs,
-        maxMessageBytes: cfg.messageMaxBytes,
-        fileDeleteDelayMs: cfg.logSegmentDeleteDelayMs,
-        segmentIndexBytes: cfg.logIndexSizeMaxBytes,
-        flushMessages: cfg.logFlushIntervalMessages,
-        flushMs: cfg.logFlushIntervalMs,
-      },
-      logger: this.log.child({ component: 'log' }),
-      brokerId: cfg.brokerId,
-      clusterId: this.clusterId,
-      retentionCheckIntervalMs: cfg.logRetentionCheckIntervalMs,
-      flushCheckpointIntervalMs: cfg.logFlushOffsetCheckpointIntervalMs,
-      flushCheckIntervalMs: cfg.logFlushCheckIntervalMs,
-      producerIdExpirationMs: cfg.producerIdExpirationMs,
-      producerIdExpirationCheckIntervalMs: cfg.producerIdExpirationCheckIntervalMs,
-      logDirFailureChannel: logDirFailures,
-    });
+    this.logManager = createLogManager(cfg, this.clusterId, logDirFailures, this.log.child({ component: 'log' }));
     // Loading yields to the event loop: the ZooKeeper session above keeps its heartbeats while thousands of logs load.
     await this.logManager.startupAsync();
 
@@ -182,33 +158,11 @@ export class KafkaServer {
       if (changed.includes('uncleanLeaderElectionEnable') && cfg.uncleanLeaderElectionEnable) this.controller?.enableDefaultUncleanLeaderElection();
     });
     await this.dynamicConfig.load(this.zk); // a change made before the listener watched
-    this.replicaManager = new ReplicaManager({
-      brokerId: cfg.brokerId,
-      logManager: this.logManager,
-      logger: this.log.child({ component: 'replica-manager' }),
-      minInsyncReplicas: (t) => this.topicConfigs.get(t).minInsyncReplicas,
-      topicLogConfig: (t) => this.topicConfigs.get(t).log,
-      messageMaxBytes: (t) => this.topicConfigs.get(t).maxMessageBytes,
-      fetcher: {
-        brokerId: cfg.brokerId,
-        maxWaitMs: cfg.replicaFetchWaitMaxMs,
-        minBytes: cfg.replicaFetchMinBytes,
-        maxBytes: cfg.replicaFetchMaxBytes,
-        backoffMs: cfg.replicaFetchBackoffMs,
-        requestTimeoutMs: cfg.controllerSocketTimeoutMs,
-        ...(this.interBrokerSecurity ? { security: this.interBrokerSecurity } : {}),
-      },
-      replicaLagTimeMaxMs: cfg.replicaLagTimeMaxMs,
-      leaderEndpoint: (id) => {
-        const b = this.metadataCache.aliveBroker(id);
-        const e = b?.endpoints.find((x) => x.listenerName === cfg.interBrokerListenerName) ?? b?.endpoints[0];
-        return e ? { brokerId: id, host: e.host, port: e.port } : undefined;
-      },
-      isrManager: this.isrManager,
-      isBrokerAlive: (id) => this.metadataCache.isBrokerAlive(id),
-      deleteRecordsAllowed: (t) => cleanupPolicy(this.topicConfigs.overrides(t), cfg.logCleanupPolicy).includes('delete'),
-    });
-    this.replicaManager.startup();
+    this.replicaManager = startReplicaManager(
+      cfg,
+      { logManager: this.logManager, topicConfigs: this.topicConfigs, metadataCache: this.metadataCache, isrManager: this.isrManager, interBrokerSecurity: this.interBrokerSecurity },
+      this.log.child({ component: 'replica-manager' }),
+    );
     this.fetchManager = new FetchManager(new FetchSessionCache(cfg.maxIncrementalFetchSessionCacheSlots), this.log.child({ component: 'fetch-session' }));
     this.logDirFailureHandler = new LogDirFailureHandler({
       channel: logDirFailures,
@@ -252,24 +206,11 @@ export class KafkaServer {
 
     this.apis = new KafkaApis(this.log);
     registerHandlers(this.apis, this.#services());
-    this.socketServer = new SocketServer({
-      listeners: cfg.listeners.map((l) => this.#listenerSpec(l)),
-      maxRequestBytes: cfg.socketRequestMaxBytes,
-      handler: this.apis.handleFrame,
-      onWritten: (chunk) => this.readPool.release(chunk),
-      requestPool: this.requestPool,
-      failedAuthenticationDelayMs: cfg.security.failedAuthenticationDelayMs,
-      interBrokerListener: cfg.interBrokerListenerName,
-      limits: {
-        maxConnections: cfg.maxConnections,
-        maxConnectionsPerIp: cfg.maxConnectionsPerIp,
-        maxConnectionsPerIpOverrides: cfg.maxConnectionsPerIpOverrides,
-        connectionsMaxIdleMs: cfg.connectionsMaxIdleMs,
-        queuedMaxRequests: cfg.queuedMaxRequests,
-        maxUnsentBytes: cfg.connectionMaxUnsentBytes,
-      },
-      logger: this.log.child({ component: 'socket-server' }),
-    });
+    this.socketServer = createSocketServer(
+      cfg,
+      { apis: this.apis, scramCredentials: this.scramCredentials, readPool: this.readPool, requestPool: this.requestPool },
+      this.log.child({ component: 'socket-server' }),
+    );
     await this.socketServer.start();
     if (!this.authorizer && cfg.listeners.length === 1) {
       this.log.warn(
@@ -299,20 +240,6 @@ export class KafkaServer {
     this.#hwCheckpointTimer.unref();
     this.state = 'RunningAsBroker';
     this.log.info({ endpoints: this.advertisedEndpoints(), clusterId: this.clusterId }, 'started');
-  }
-
-  /** One listener with its protocol, TLS options (files read now) and, for SASL_*, an authenticator per connection. */
-  #listenerSpec(l: Endpoint): ListenerSpec {
-    const security = this.config.security.listeners.get(l.listenerName)!;
-    const spec: ListenerSpec = { listenerName: l.listenerName, host: l.host, port: l.port, securityProtocol: security.protocol };
-    if (security.ssl) spec.tls = listenerTlsOptions(l.listenerName, security.ssl);
-    const sasl = security.sasl;
-    if (sasl) {
-      const plainUsers = jaasPlainUsers(sasl.jaas.get('PLAIN') ?? []);
-      spec.authenticator = (conn) =>
-        new SaslServerAuthenticator({ mechanisms: sasl.mechanisms, plainUsers, scramCredentials: this.scramCredentials, apiVersions: (frame) => this.apis.handleFrame(frame, conn) });
-    }
-    return spec;
   }
 
   /** The controller told us who is alive, and we applied leadership for every partition we lead. */

@@ -1,21 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, type Dirent } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { open, readdir, rm } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { ConfigError, ErrorCode, GregorError, type Logger } from '@gregor/common';
-import { fsyncDir, OffsetCheckpointFile, writeCheckpointFileAsync, type TopicPartitionOffset } from './checkpoint-file.js';
+import { fsyncDir, writeCheckpointFileAsync } from './checkpoint-file.js';
 import { boundedCheckpointWriter, type CheckpointWriter } from './leader-epoch-cache.js';
-import { DELETE_DIR_SUFFIX, parseTopicPartitionDir, partitionDirName } from './file-names.js';
+import { DELETE_DIR_SUFFIX, partitionDirName } from './file-names.js';
 import { PartitionLog } from './log.js';
 import { validateLogConfig, type LogConfig } from './log-config.js';
-import { readMetaProperties, writeMetaProperties } from './meta-properties.js';
+import {
+  HIGH_WATERMARK_CHECKPOINT_FILE,
+  LOG_START_OFFSET_CHECKPOINT_FILE,
+  RECOVERY_POINT_CHECKPOINT_FILE,
+  writeDirCheckpoint,
+  writeDirCheckpointAsync,
+  writeDirCheckpointsAsync,
+  type HostedLog,
+} from './log-dir-checkpoints.js';
+import { deleteOldSegments, flushDueLogs, removeExpiredProducers } from './log-manager-tasks.js';
+import { checkMetaProperties, CLEAN_SHUTDOWN_FILE, loadLogDir, runSliced, type LogDirLoadTarget } from './log-dir-load.js';
 import { failureDetectingIo, isStorageFailure, type LogDirFailureChannel } from './log-dir-failure-channel.js';
 import { nodeIo, type SegmentIo } from './segment-io.js';
 
-export const CLEAN_SHUTDOWN_FILE = '.kafka_cleanshutdown';
-export const RECOVERY_POINT_CHECKPOINT_FILE = 'recovery-point-offset-checkpoint';
-export const HIGH_WATERMARK_CHECKPOINT_FILE = 'replication-offset-checkpoint';
-export const LOG_START_OFFSET_CHECKPOINT_FILE = 'log-start-offset-checkpoint';
+export { CLEAN_SHUTDOWN_FILE, LOAD_SLICE_MS } from './log-dir-load.js';
+export { HIGH_WATERMARK_CHECKPOINT_FILE, LOG_START_OFFSET_CHECKPOINT_FILE, RECOVERY_POINT_CHECKPOINT_FILE } from './log-dir-checkpoints.js';
 
 export interface LogManagerOptions {
   /** `log.dirs`: new partitions go to the dir holding the fewest. */
@@ -43,27 +51,7 @@ export interface LogManagerOptions {
   leaderEpochCheckpointWriter?: CheckpointWriter | null;
 }
 
-interface HostedLog {
-  log: PartitionLog;
-  logDir: string;
-}
-
 const key = (topic: string, partition: number) => `${topic}-${partition}`;
-
-/** Work on the event loop between two turns given to everything else (loading or creating many logs). */
-export const LOAD_SLICE_MS = 10;
-
-/** Runs `steps` to the end, giving the event loop a turn whenever a slice of LOAD_SLICE_MS is used up. */
-async function runSliced(steps: Generator<void, void>): Promise<void> {
-  let sliceStart = performance.now();
-  for (;;) {
-    if (steps.next().done) return;
-    if (performance.now() - sliceStart >= LOAD_SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-  }
-}
 
 /**
  * Kafka's LogManager: owns every partition log under `log.dirs`, loads them at startup (recovering after an
@@ -85,6 +73,7 @@ export class LogManager {
   readonly #epochCheckpointWriter = boundedCheckpointWriter(writeCheckpointFileAsync);
   /** Logs per log dir (the least loaded dir takes a new log). */
   readonly #dirLoad = new Map<string, number>();
+  readonly #loadTarget: LogDirLoadTarget;
 
   constructor(options: LogManagerOptions) {
     if (options.logDirs.length === 0) throw new ConfigError('log.dirs must name at least one directory');
@@ -95,6 +84,13 @@ export class LogManager {
     this.#clusterId = options.clusterId;
     const channel = options.logDirFailureChannel;
     this.#io = channel ? failureDetectingIo(options.io ?? nodeIo, (path) => this.#logDirOf(path), channel) : options.io;
+    // Logs found on disk at startup join the others, with the default config until LeaderAndIsr brings the topic's.
+    this.#loadTarget = {
+      logger: this.#logger,
+      hosted: (k) => this.#logs.get(k),
+      open: (found) => new PartitionLog({ ...found, config: { ...this.#options.defaultConfig }, logger: this.#logger, ...this.#logExtras() }),
+      add: (k, hosted) => this.#addLog(k, hosted),
+    };
   }
 
   /** The cluster id given or found in meta.properties. */
@@ -105,7 +101,7 @@ export class LogManager {
   /** Loads every log on the event loop in one go (tests, tools); a broker uses startupAsync. */
   startup(): void {
     this.#checkNew();
-    for (const logDir of this.logDirs) for (const _ of this.#loadLogDir(logDir, readdirSync(logDir, { withFileTypes: true })));
+    for (const logDir of this.logDirs) for (const _ of loadLogDir(logDir, readdirSync(logDir, { withFileTypes: true }), this.#loadTarget));
     this.#startTasks();
   }
 
@@ -117,7 +113,7 @@ export class LogManager {
     this.#checkNew();
     for (const logDir of this.logDirs) {
       const entries = await readdir(logDir, { withFileTypes: true });
-      await runSliced(this.#loadLogDir(logDir, entries));
+      await runSliced(loadLogDir(logDir, entries, this.#loadTarget));
     }
     this.#startTasks();
   }
@@ -126,15 +122,15 @@ export class LogManager {
     if (this.#state !== 'new') throw new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, 'log manager already started');
     for (const logDir of this.logDirs) {
       mkdirSync(logDir, { recursive: true });
-      this.#checkMetaProperties(logDir);
+      this.#clusterId = checkMetaProperties(logDir, this.#options.brokerId, this.#clusterId);
     }
   }
 
   #startTasks(): void {
     this.#state = 'running';
-    const retention = setInterval(() => this.#runRetention(), this.#options.retentionCheckIntervalMs);
+    const retention = setInterval(() => deleteOldSegments(this.allLogs(), this.#now(), this.#logger), this.#options.retentionCheckIntervalMs);
     const checkpoints = setInterval(() => this.#runCheckpoints(), this.#options.flushCheckpointIntervalMs);
-    const producerExpiry = setInterval(() => this.#removeExpiredProducers(), this.#options.producerIdExpirationCheckIntervalMs ?? 600_000);
+    const producerExpiry = setInterval(() => removeExpiredProducers(this.allLogs(), this.#now(), this.#logger), this.#options.producerIdExpirationCheckIntervalMs ?? 600_000);
     retention.unref();
     checkpoints.unref();
     producerExpiry.unref();
@@ -149,16 +145,7 @@ export class LogManager {
 
   /** flush.ms: fsyncs each log whose last flush is older than its flush.ms (Kafka's flushDirtyLogs task). */
   flushDirtyLogs(): number {
-    const now = (this.#options.time ?? Date.now)();
-    let flushed = 0;
-    for (const log of this.allLogs()) {
-      try {
-        if (log.flushIfDue(now)) flushed++;
-      } catch (err) {
-        this.#logger.error({ err, topic: log.topic, partition: log.partition }, 'scheduled flush failed');
-      }
-    }
-    return flushed;
+    return flushDueLogs(this.allLogs(), this.#now(), this.#logger);
   }
 
   getLog(topic: string, partition: number): PartitionLog | undefined {
@@ -188,8 +175,7 @@ export class LogManager {
       hadCleanShutdown: true,
       ...this.#logExtras(),
     });
-    this.#logs.set(key(topic, partition), { log, logDir });
-    this.#dirLoad.set(logDir, (this.#dirLoad.get(logDir) ?? 0) + 1);
+    this.#addLog(key(topic, partition), { log, logDir });
     this.#logger.info({ topic, partition, dir: log.dir }, 'created log');
     return log;
   }
@@ -240,11 +226,7 @@ export class LogManager {
         await dir.close();
       }
       await rm(doomed, { recursive: true, force: true });
-      await Promise.all([
-        this.#checkpointDirAsync(hosted.logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint),
-        this.#checkpointDirAsync(hosted.logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark),
-        this.#checkpointDirAsync(hosted.logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset),
-      ]);
+      await writeDirCheckpointsAsync(this.#logs, hosted.logDir);
     })().catch((err: unknown) => this.#logger.error({ err, topic, partition, dir: doomed }, 'removing a deleted log failed; it is finished at the next startup'));
   }
 
@@ -290,25 +272,25 @@ export class LogManager {
   }
 
   checkpointHighWatermarks(): void {
-    for (const logDir of this.onlineLogDirs()) this.#checkpointDir(logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark);
+    for (const logDir of this.onlineLogDirs()) writeDirCheckpoint(this.#logs, logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark);
   }
 
   /** The periodic HW checkpoint, with the fsync off the event loop (a snapshot of the offsets is taken now). */
   async checkpointHighWatermarksAsync(): Promise<void> {
-    await Promise.all(this.onlineLogDirs().map((logDir) => this.#checkpointDirAsync(logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark)));
+    await Promise.all(this.onlineLogDirs().map((logDir) => writeDirCheckpointAsync(this.#logs, logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark)));
   }
 
   checkpointRecoveryPoints(): void {
-    for (const logDir of this.onlineLogDirs()) this.#checkpointDir(logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint);
+    for (const logDir of this.onlineLogDirs()) writeDirCheckpoint(this.#logs, logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint);
   }
 
   checkpointLogStartOffsets(): void {
-    for (const logDir of this.onlineLogDirs()) this.#checkpointDir(logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset);
+    for (const logDir of this.onlineLogDirs()) writeDirCheckpoint(this.#logs, logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset);
   }
 
   /** The same, with the fsync off the event loop (a follower raising its log start on a fetch response). */
   async checkpointLogStartOffsetsAsync(): Promise<void> {
-    await Promise.all(this.onlineLogDirs().map((logDir) => this.#checkpointDirAsync(logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset)));
+    await Promise.all(this.onlineLogDirs().map((logDir) => writeDirCheckpointAsync(this.#logs, logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset)));
   }
 
   /** Every log dir (as configured) with the logs it holds (DescribeLogDirs). */
@@ -360,6 +342,11 @@ export class LogManager {
     this.#logger.info({ logs: this.#logs.size }, 'log manager shut down cleanly');
   }
 
+  #addLog(k: string, hosted: HostedLog): void {
+    this.#logs.set(k, hosted);
+    this.#dirLoad.set(hosted.logDir, (this.#dirLoad.get(hosted.logDir) ?? 0) + 1);
+  }
+
   #checkRunning(): void {
     if (this.#state !== 'running') throw new GregorError(ErrorCode.KAFKA_STORAGE_ERROR, `log manager is ${this.#state === 'new' ? 'not started' : 'shut down'}`);
   }
@@ -371,95 +358,6 @@ export class LogManager {
       ...(this.#options.time ? { time: this.#options.time } : {}),
       ...(this.#options.producerIdExpirationMs !== undefined ? { producerIdExpirationMs: this.#options.producerIdExpirationMs } : {}),
     };
-  }
-
-  #checkMetaProperties(logDir: string): void {
-    const meta = readMetaProperties(logDir);
-    if (meta) {
-      if (meta.brokerId !== this.#options.brokerId) {
-        throw new ConfigError(`${logDir} belongs to broker.id ${meta.brokerId}, not ${this.#options.brokerId}`);
-      }
-      if (meta.clusterId && this.#clusterId && meta.clusterId !== this.#clusterId) {
-        throw new ConfigError(`${logDir} belongs to cluster ${meta.clusterId}, not ${this.#clusterId}`);
-      }
-      this.#clusterId ??= meta.clusterId;
-      if (meta.clusterId || !this.#clusterId) return;
-    }
-    writeMetaProperties(logDir, this.#clusterId ? { brokerId: this.#options.brokerId, clusterId: this.#clusterId } : { brokerId: this.#options.brokerId });
-  }
-
-  /** Loads the logs of one dir; yields after each log (the caller decides when the event loop gets a turn). */
-  *#loadLogDir(logDir: string, entries: readonly Dirent[]): Generator<void, void> {
-    const started = Date.now();
-    const marker = join(logDir, CLEAN_SHUTDOWN_FILE);
-    const hadCleanShutdown = existsSync(marker);
-    const recoveryPoints = this.#readCheckpoint(logDir, RECOVERY_POINT_CHECKPOINT_FILE);
-    const logStartOffsets = this.#readCheckpoint(logDir, LOG_START_OFFSET_CHECKPOINT_FILE);
-    const highWatermarks = this.#readCheckpoint(logDir, HIGH_WATERMARK_CHECKPOINT_FILE);
-    let loaded = 0;
-    for (const entry of entries) {
-      if (!entry.isDirectory()) continue;
-      const path = join(logDir, entry.name);
-      if (entry.name.endsWith(DELETE_DIR_SUFFIX)) {
-        rmSync(path, { recursive: true, force: true });
-        continue;
-      }
-      const tp = parseTopicPartitionDir(entry.name);
-      if (!tp) {
-        this.#logger.warn({ dir: path }, 'skipping a directory that is not <topic>-<partition>');
-        continue;
-      }
-      const k = key(tp.topic, tp.partition);
-      const duplicate = this.#logs.get(k);
-      if (duplicate) throw new ConfigError(`partition ${k} found in both ${duplicate.logDir} and ${logDir}`);
-      const log = new PartitionLog({
-        dir: path,
-        topic: tp.topic,
-        partition: tp.partition,
-        config: { ...this.#options.defaultConfig },
-        logger: this.#logger,
-        recoveryPoint: recoveryPoints.get(k)?.offset ?? 0,
-        logStartOffset: logStartOffsets.get(k)?.offset,
-        hadCleanShutdown,
-        ...this.#logExtras(),
-      });
-      const hw = highWatermarks.get(k)?.offset;
-      if (hw !== undefined) log.updateHighWatermark(hw);
-      this.#logs.set(k, { log, logDir });
-      this.#dirLoad.set(logDir, (this.#dirLoad.get(logDir) ?? 0) + 1);
-      loaded++;
-      yield;
-    }
-    // Removed only after every log is loaded: a crash during loading must recover again next time.
-    if (hadCleanShutdown) rmSync(marker, { force: true });
-    this.#logger.info({ logDir, logs: loaded, hadCleanShutdown, ms: Date.now() - started }, 'loaded logs');
-  }
-
-  /** A missing checkpoint means "nothing known"; an unreadable one is treated the same (recovery then scans everything). */
-  #readCheckpoint(logDir: string, file: string): Map<string, TopicPartitionOffset> {
-    try {
-      return new OffsetCheckpointFile(join(logDir, file)).read();
-    } catch (err) {
-      this.#logger.warn({ err, logDir, file }, 'ignoring unreadable checkpoint file');
-      return new Map();
-    }
-  }
-
-  #checkpointDir(logDir: string, file: string, offsetOf: (log: PartitionLog) => number): void {
-    new OffsetCheckpointFile(join(logDir, file)).write(this.#entries(logDir, offsetOf));
-  }
-
-  #checkpointDirAsync(logDir: string, file: string, offsetOf: (log: PartitionLog) => number): Promise<void> {
-    return new OffsetCheckpointFile(join(logDir, file)).writeAsync(this.#entries(logDir, offsetOf));
-  }
-
-  #entries(logDir: string, offsetOf: (log: PartitionLog) => number): TopicPartitionOffset[] {
-    const entries: TopicPartitionOffset[] = [];
-    for (const hosted of this.#logs.values()) {
-      if (hosted.logDir !== logDir) continue;
-      entries.push({ topic: hosted.log.topic, partition: hosted.log.partition, offset: offsetOf(hosted.log) });
-    }
-    return entries;
   }
 
   /** The online dir holding the fewest logs (a failed dir takes no new ones). */
@@ -479,38 +377,14 @@ export class LogManager {
     return this.logDirs.find((d) => file.startsWith(resolve(d) + sep));
   }
 
-  #runRetention(): void {
-    const now = (this.#options.time ?? Date.now)();
-    for (const log of this.allLogs()) {
-      try {
-        log.deleteOldSegments(now);
-      } catch (err) {
-        this.#logger.error({ err, topic: log.topic, partition: log.partition }, 'retention failed');
-      }
-    }
-  }
-
-  /** Periodic: producer ids idle for producer.id.expiration.ms are forgotten in every log. */
-  #removeExpiredProducers(): void {
-    const now = (this.#options.time ?? Date.now)();
-    for (const log of this.allLogs()) {
-      try {
-        const removed = log.removeExpiredProducers(now);
-        if (removed > 0) this.#logger.info({ topic: log.topic, partition: log.partition, removed }, 'expired producer ids');
-      } catch (err) {
-        this.#logger.error({ err, topic: log.topic, partition: log.partition }, 'producer id expiration failed');
-      }
-    }
+  #now(): number {
+    return (this.#options.time ?? Date.now)();
   }
 
   /** Periodic: the three checkpoints, written asynchronously so no fsync blocks request handling. */
   #runCheckpoints(): void {
     for (const logDir of this.onlineLogDirs()) {
-      Promise.all([
-        this.#checkpointDirAsync(logDir, RECOVERY_POINT_CHECKPOINT_FILE, (log) => log.recoveryPoint),
-        this.#checkpointDirAsync(logDir, HIGH_WATERMARK_CHECKPOINT_FILE, (log) => log.highWatermark),
-        this.#checkpointDirAsync(logDir, LOG_START_OFFSET_CHECKPOINT_FILE, (log) => log.logStartOffset),
-      ]).catch((err) => {
+      writeDirCheckpointsAsync(this.#logs, logDir).catch((err) => {
         this.#logger.error({ err, logDir }, 'writing checkpoints failed');
         if (isStorageFailure(err)) this.#options.logDirFailureChannel?.maybeAddOfflineLogDir(logDir, 'writing checkpoints failed', err);
       });

@@ -1,45 +1,15 @@
 import { ErrorCode, GregorError, silentLogger, type Logger, type PartitionStateWithReplicas } from '@gregor/common';
 import type { PartitionLog } from '@gregor/storage';
 import type { IsrWrite, IsrWriter, IsrWriteResult } from './isr-writer.js';
+import { isrStateAfterWrite, maximalIsrOf, type IsrState } from './isr-state.js';
+import { isOutOfSync, newRemoteReplica, updateFetchState, type FollowerFetch, type RemoteReplicaState } from './remote-replica.js';
 import type { ReplicaLog } from './replica-log.js';
 
-/** What the leader knows about one follower (Kafka's Replica for a remote broker). */
-export interface RemoteReplicaState {
-  brokerId: number;
-  /** The follower's last validated fetch offset; -1 until it fetches from this leader. */
-  logEndOffset: number;
-  /** From the follower's fetch requests (Fetch v5+ log_start_offset); -1 until it fetches. */
-  logStartOffset: number;
-  lastCaughtUpTimeMs: number;
-  lastFetchLeaderLogEndOffset: number;
-  lastFetchTimeMs: number;
-}
+export type { FollowerFetch, RemoteReplicaState } from './remote-replica.js';
+export { maximalIsrOf, type IsrState } from './isr-state.js';
 
 /** The leadership a LeaderAndIsr decision gives this replica. */
 export type LeadershipState = PartitionStateWithReplicas;
-
-/**
- * The leader's ISR (KIP-497's IsrState). While a change is being written to ZooKeeper it is pending, and the
- * high watermark is computed over the maximal ISR: the committed one plus a member being added. A member being
- * removed still counts until the removal is committed.
- */
-export type IsrState =
-  | { kind: 'committed'; isr: readonly number[] }
-  | { kind: 'pendingExpand'; isr: readonly number[]; newInSyncReplicaId: number }
-  | { kind: 'pendingShrink'; isr: readonly number[]; outOfSyncReplicaIds: readonly number[] };
-
-export function maximalIsrOf(state: IsrState): readonly number[] {
-  return state.kind === 'pendingExpand' ? [...state.isr, state.newInSyncReplicaId] : state.isr;
-}
-
-/** One follower fetch of this partition, as the Fetch request carried it. */
-export interface FollowerFetch {
-  fetchOffset: number;
-  /** The leader epoch the follower believes current (-1: not sent). */
-  currentLeaderEpoch: number;
-  /** The follower's log start offset (-1: not sent). */
-  logStartOffset: number;
-}
 
 /** The leader and leader epoch a follower's fetcher works for; it acts on the log only while they are current. */
 export interface FetchingFrom {
@@ -67,7 +37,7 @@ export interface PartitionOptions {
 /**
  * One partition hosted by this broker, as leader or follower (Kafka's cluster/Partition.scala). It is the only writer
  * of the partition's replica state: leader, leader epoch, ISR, the followers' LEOs, the high watermark, and of the
- * follower's log (append, truncation). Every rule about them is here:
+ * follower's log (append, truncation). Every rule about them is here (with remote-replica.ts, isr-state.ts):
  * - the HW is the smallest LEO of the maximal ISR and of followers caught up within replica.lag.time.max.ms, and
  *   only moves forward;
  * - one ISR change at a time; a pending one counts for the HW as its larger side until ZooKeeper's answer is known;
@@ -170,8 +140,7 @@ export class Partition<L extends ReplicaLog = PartitionLog> {
 
   /** Applies a LeaderAndIsr decision that makes this broker leader; returns true if it was not leader before. */
   makeLeader(state: LeadershipState, log: L, nowMs = this.#now()): boolean {
-    // A leader that stays leader (a new epoch after an ISR or replica-set change) keeps what it knows of its
-    // followers' logs, so the HW does not stall until they fetch again; a new leader knows nothing yet.
+    // A leader that stays leader (a new epoch after an ISR or replica-set change) keeps what it knows of its followers.
     const wasLeader = this.isLeader;
     this.#applyState(state, log);
     this.#leaderEpochStartOffset = log.logEndOffset;
@@ -180,17 +149,7 @@ export class Partition<L extends ReplicaLog = PartitionLog> {
     const fresh = new Map<number, RemoteReplicaState>();
     for (const id of state.replicas) {
       if (id === this.#opts.localBrokerId) continue;
-      const prev = wasLeader ? this.#remoteReplicas.get(id) : undefined;
-      fresh.set(id, {
-        brokerId: id,
-        logEndOffset: prev?.logEndOffset ?? -1,
-        logStartOffset: prev?.logStartOffset ?? -1,
-        // Kafka's resetLastCaughtUpTime: ISR members count as caught up now, so they are not dropped before they had
-        // a chance to fetch; others not. A follower at the epoch's start offset is caught up as of now.
-        lastCaughtUpTimeMs: state.isr.includes(id) ? nowMs : 0,
-        lastFetchLeaderLogEndOffset: this.#leaderEpochStartOffset,
-        lastFetchTimeMs: nowMs,
-      });
+      fresh.set(id, newRemoteReplica(id, wasLeader ? this.#remoteReplicas.get(id) : undefined, state.isr.includes(id), this.#leaderEpochStartOffset, nowMs));
     }
     this.#remoteReplicas.clear();
     for (const [id, r] of fresh) this.#remoteReplicas.set(id, r);
@@ -266,14 +225,8 @@ export class Partition<L extends ReplicaLog = PartitionLog> {
     const log = this.#log;
     const leo = log.logEndOffset;
     if (fetch.fetchOffset < log.logStartOffset || fetch.fetchOffset > leo) return false;
-    if (fetch.logStartOffset >= 0) r.logStartOffset = fetch.logStartOffset;
-    // Kafka 0.9+: caught up if at the LEO now, or at least at the LEO of its previous fetch (then, as of that fetch).
-    if (fetch.fetchOffset >= leo) r.lastCaughtUpTimeMs = nowMs;
-    else if (fetch.fetchOffset >= r.lastFetchLeaderLogEndOffset) r.lastCaughtUpTimeMs = Math.max(r.lastCaughtUpTimeMs, r.lastFetchTimeMs);
     const previousLeo = r.logEndOffset;
-    r.logEndOffset = fetch.fetchOffset;
-    r.lastFetchLeaderLogEndOffset = leo;
-    r.lastFetchTimeMs = nowMs;
+    updateFetchState(r, fetch, leo, nowMs);
     this.#maybeExpandIsr(r);
     if (previousLeo !== r.logEndOffset && this.#maybeIncrementLeaderHighWatermark(nowMs)) this.#notify();
     return true;
@@ -287,7 +240,7 @@ export class Partition<L extends ReplicaLog = PartitionLog> {
       if (id === this.#opts.localBrokerId) return false;
       const r = this.#remoteReplicas.get(id);
       if (!r) return true;
-      return r.logEndOffset !== leo && nowMs - r.lastCaughtUpTimeMs > this.#opts.replicaLagTimeMaxMs;
+      return isOutOfSync(r, leo, nowMs, this.#opts.replicaLagTimeMaxMs);
     });
   }
 
@@ -340,22 +293,10 @@ export class Partition<L extends ReplicaLog = PartitionLog> {
   #onIsrWriteResult(pending: IsrState, write: IsrWrite, result: IsrWriteResult): void {
     // A LeaderAndIsr (or StopReplica) replaced the state meanwhile: this answer is out of date.
     if (this.#isrState !== pending || !this.isLeader || this.#leaderEpoch !== write.leaderEpoch) return;
-    const what = write.change;
-    switch (result.outcome) {
-      case 'committed':
-        this.#isrState = { kind: 'committed', isr: write.isr };
-        this.#zkVersion = result.zkVersion;
-        this.#logger.info({ from: pending.isr, to: write.isr, leaderEpoch: this.#leaderEpoch, zkVersion: result.zkVersion }, what === 'expand' ? 'ISR expanded' : 'ISR shrunk');
-        break;
-      case 'notApplied':
-        this.#isrState = { kind: 'committed', isr: pending.isr };
-        this.#logger.warn({ isr: pending.isr, proposed: write.isr }, `ISR ${what} did not reach ZooKeeper; keeping the committed ISR`);
-        break;
-      default:
-        // Keep the maximal ISR: ZooKeeper may hold either ISR, and only the controller's next LeaderAndIsr will say.
-        this.#logger.warn({ isr: pending.isr, proposed: write.isr, outcome: result.outcome }, `ISR ${what} not confirmed; it stays pending until the next LeaderAndIsr`);
-        return;
-    }
+    const next = isrStateAfterWrite(pending, write, result, this.#logger);
+    if (!next) return;
+    this.#isrState = next.isrState;
+    if (next.zkVersion !== undefined) this.#zkVersion = next.zkVersion;
     this.#maybeIncrementLeaderHighWatermark(this.#now());
     // acks=all waiters re-check min.insync.replicas against the new ISR, even if the HW did not move.
     this.#notify();

@@ -1,14 +1,18 @@
-import { ErrorCode, GregorError, INTERNAL_TOPICS, type Logger } from '@gregor/common';
-import { RecordValidationError, type LogConfig, type LogManager, type PartitionLog, type ReadBufferPool } from '@gregor/storage';
+import { ErrorCode, GregorError, type Logger } from '@gregor/common';
+import type { LogConfig, LogManager, PartitionLog } from '@gregor/storage';
 import { DelayedOperationPurgatory } from '../purgatory/delayed-operation.js';
 import { ReplicaFetcherManager, type LeaderEndpoint, type ReplicaFetcherConfig } from '../replication/replica-fetcher-manager.js';
 import { DelayedDeleteRecords, type DeleteRecordsPartitionStatus } from './delayed-delete-records.js';
 import { DelayedFetch } from './delayed-fetch.js';
 import { DelayedProduce, type ProducePartitionStatus } from './delayed-produce.js';
-import { recordsForAppend } from './message-format.js';
 import type { IsrWriter } from './isr-writer.js';
 import { Partition, partitionKey, type LeadershipState } from './partition.js';
 import type { ReplicaLog, ReplicaLogManager } from './replica-log.js';
+import { appendToLocalLog, deleteRecordsOnLocalLog, type DeleteRecordsEntry, type LocalWriteContext, type ProduceEntry } from './replica-local-writes.js';
+import { readFromLocalLogs, updateFollowerFetchState, type FetchParams, type FetchPartitionData, type FetchReadResult } from './replica-fetch-reads.js';
+
+export type { FetchParams, FetchPartitionData, FetchPartitionRequest } from './replica-fetch-reads.js';
+export type { DeleteRecordsEntry, ProduceEntry } from './replica-local-writes.js';
 
 export interface PartitionLeadershipRequest extends LeadershipState {
   topic: string;
@@ -20,55 +24,6 @@ export interface PartitionLeadershipRequest extends LeadershipState {
 export interface LeadershipChange {
   leaders: readonly { topic: string; partition: number }[];
   followers: readonly { topic: string; partition: number }[];
-}
-
-export interface ProduceEntry {
-  topic: string;
-  partition: number;
-  records: Buffer | null;
-  /** Produce v0-2: the records are a MessageSet (magic 0/1), up-converted to RecordBatch v2 on append. */
-  messageSet?: boolean;
-}
-
-export interface FetchPartitionRequest {
-  topic: string;
-  partition: number;
-  fetchOffset: number;
-  partitionMaxBytes: number;
-  currentLeaderEpoch: number;
-  /** A follower's own log start offset (Fetch v5+; -1 from consumers). */
-  logStartOffset?: number;
-}
-
-export interface FetchPartitionData {
-  topic: string;
-  partition: number;
-  errorCode: number;
-  highWatermark: number;
-  lastStableOffset: number;
-  logStartOffset: number;
-  records: Buffer;
-}
-
-export interface FetchParams {
-  replicaId: number;
-  maxWaitMs: number;
-  minBytes: number;
-  maxBytes: number;
-  partitions: readonly FetchPartitionRequest[];
-  /**
-   * Every partition with data returns at least its first whole batch, not only the first one (Fetch v0-3: the
-   * answer is down-converted and then cut at the limits, so what is read must hold whole batches).
-   */
-  minOneBatchPerPartition?: boolean;
-  /** Read into this pool's buffers; whoever writes the answer out gives them back (the Fetch handler's socket). */
-  readPool?: ReadBufferPool;
-}
-
-interface FetchReadResult {
-  bytes: number;
-  mustReturn: boolean;
-  partitions: FetchPartitionData[];
 }
 
 export interface ReplicaManagerOptions<L extends ReplicaLog = PartitionLog, M extends ReplicaLogManager<L> = ReplicaLogManager<L> & LogManager> {
@@ -92,13 +47,6 @@ export interface ReplicaManagerOptions<L extends ReplicaLog = PartitionLog, M ex
   deleteRecordsAllowed?: (topic: string) => boolean;
 }
 
-export interface DeleteRecordsEntry {
-  topic: string;
-  partition: number;
-  /** The new log start offset; -1 = the high watermark. */
-  offset: number;
-}
-
 /**
  * The partitions this broker hosts and every read and write of them (Kafka's ReplicaManager).
  * Leadership changes arrive from the controller (LeaderAndIsr, StopReplica), writes from Produce,
@@ -117,6 +65,8 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
   #stateChangeTail: Promise<void> = Promise.resolve();
   /** group coordinator: told after each LeaderAndIsr / StopReplica (loads and unloads __consumer_offsets partitions). */
   readonly leadershipListeners: ((change: LeadershipChange) => void)[] = [];
+  readonly #isBrokerAlive = (id: number): boolean => this.#opts.isBrokerAlive?.(id) ?? true;
+  readonly #writes: LocalWriteContext<L>;
 
   constructor(opts: ReplicaManagerOptions<L, M>) {
     this.#opts = opts;
@@ -129,6 +79,14 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
       // A follower followed its leader's log start: make it durable (as DeleteRecords on the leader does).
       () => void this.#opts.logManager.checkpointLogStartOffsetsAsync().catch((err) => this.#log.error({ err }, 'log start offset checkpoint failed')),
     );
+    this.#writes = {
+      leaderPartitionOrError: (t, p) => this.leaderPartitionOrError(t, p),
+      minInsyncReplicas: (t) => opts.minInsyncReplicas(t),
+      deleteRecordsAllowed: (t) => opts.deleteRecordsAllowed?.(t) ?? true,
+      isBrokerAlive: this.#isBrokerAlive,
+      onLogChanged: (key) => void this.fetchPurgatory.checkAndComplete(key),
+      logger: this.#log,
+    };
   }
 
   /** Starts the ISR shrink check (every replica.lag.time.max.ms / 2, as Kafka). */
@@ -325,7 +283,7 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
    * A failure of one partition never affects the others.
    */
   appendRecords(timeoutMs: number, requiredAcks: number, entries: ProduceEntry[]): Promise<ProducePartitionStatus[]> {
-    const statuses: ProducePartitionStatus[] = entries.map((e) => this.#appendToLocalLog(e, requiredAcks));
+    const statuses: ProducePartitionStatus[] = entries.map((e) => appendToLocalLog(this.#writes, e, requiredAcks));
     const pending = statuses.filter((s) => s.errorCode === ErrorCode.NONE && requiredAcks === -1);
     if (pending.length === 0) return Promise.resolve(statuses);
     for (const s of pending) s.acksPending = true;
@@ -335,58 +293,13 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
     });
   }
 
-  #appendToLocalLog(e: ProduceEntry, requiredAcks: number): ProducePartitionStatus {
-    const status: ProducePartitionStatus = {
-      topic: e.topic,
-      partition: e.partition,
-      errorCode: ErrorCode.NONE,
-      baseOffset: -1,
-      logAppendTimeMs: -1,
-      logStartOffset: -1,
-      requiredOffset: -1,
-      acksPending: false,
-    };
-    try {
-      const p = this.leaderPartitionOrError(e.topic, e.partition);
-      let records = e.records;
-      if (e.messageSet && p.log) {
-        records = recordsForAppend(records, p.log.config.maxMessageBytes);
-        // Produce v0-2: a set with no complete message appends nothing and succeeds (Kafka 2.4).
-        if (records.length === 0) return status;
-      }
-      if (!records || records.length === 0) throw new GregorError(ErrorCode.CORRUPT_MESSAGE, 'empty record set');
-      const info = p.appendRecordsToLeader(records, requiredAcks, this.#opts.minInsyncReplicas(e.topic));
-      status.baseOffset = info.firstOffset;
-      status.logAppendTimeMs = info.logAppendTimeMs;
-      status.requiredOffset = info.lastOffset + 1;
-      status.logStartOffset = p.logStartOffset;
-      this.fetchPurgatory.checkAndComplete(p.key);
-    } catch (err) {
-      if (err instanceof RecordValidationError) {
-        status.errorCode = err.code;
-        status.recordErrors = err.recordErrors;
-        status.errorMessage = err.recordErrors.length > 0 ? (err.recordErrors[0]!.message ?? err.message) : null;
-        this.#log.info({ partition: `${e.topic}-${e.partition}`, err: err.message }, 'produce refused by record validation');
-      } else if (err instanceof GregorError) {
-        status.errorCode = err.code;
-        if (err.code !== ErrorCode.NOT_LEADER_FOR_PARTITION && err.code !== ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) {
-          this.#log.debug({ partition: `${e.topic}-${e.partition}`, err: err.message }, 'produce rejected');
-        }
-      } else {
-        status.errorCode = ErrorCode.KAFKA_STORAGE_ERROR;
-        this.#log.error({ err, partition: `${e.topic}-${e.partition}` }, 'append failed');
-      }
-    }
-    return status;
-  }
-
   /**
    * DeleteRecords (Kafka's ReplicaManager.deleteRecords): each leader raises its log start offset (deleting whole
    * segments below it, checkpointing the new start), then the answer waits until the low watermark — the smallest
    * log start of the leader and its live followers, which follow from fetch responses — reaches the offset.
    */
   deleteRecords(timeoutMs: number, entries: DeleteRecordsEntry[]): Promise<DeleteRecordsPartitionStatus[]> {
-    const statuses = entries.map((e) => this.#deleteRecordsOnLocalLog(e));
+    const statuses = entries.map((e) => deleteRecordsOnLocalLog(this.#writes, e));
     if (statuses.some((s) => s.errorCode === ErrorCode.NONE && s.requiredOffset >= 0)) {
       try {
         this.#opts.logManager.checkpointLogStartOffsets();
@@ -402,30 +315,6 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
     });
   }
 
-  readonly #isBrokerAlive = (id: number): boolean => this.#opts.isBrokerAlive?.(id) ?? true;
-
-  #deleteRecordsOnLocalLog(e: DeleteRecordsEntry): DeleteRecordsPartitionStatus {
-    const status: DeleteRecordsPartitionStatus = { topic: e.topic, partition: e.partition, requiredOffset: -1, lowWatermark: -1, errorCode: ErrorCode.NONE, acksPending: false };
-    try {
-      if (INTERNAL_TOPICS.has(e.topic)) throw new GregorError(ErrorCode.INVALID_TOPIC_EXCEPTION, `cannot delete records of internal topic ${e.topic}`);
-      const p = this.leaderPartitionOrError(e.topic, e.partition);
-      const log = p.log as L;
-      if (this.#opts.deleteRecordsAllowed && !this.#opts.deleteRecordsAllowed(e.topic)) {
-        throw new GregorError(ErrorCode.POLICY_VIOLATION, `records of ${p.key} cannot be deleted: its cleanup.policy has no delete`);
-      }
-      const offset = e.offset === -1 ? log.highWatermark : e.offset;
-      if (offset < 0) throw new GregorError(ErrorCode.OFFSET_OUT_OF_RANGE, `offset ${offset} of ${p.key} is not valid`);
-      if (log.maybeIncrementLogStartOffset(offset)) this.fetchPurgatory.checkAndComplete(p.key);
-      status.requiredOffset = offset;
-      status.lowWatermark = p.lowWatermarkIfLeader(this.#isBrokerAlive);
-      status.acksPending = status.lowWatermark < offset;
-    } catch (err) {
-      status.errorCode = err instanceof GregorError ? err.code : ErrorCode.KAFKA_STORAGE_ERROR;
-      if (!(err instanceof GregorError)) this.#log.error({ err, partition: `${e.topic}-${e.partition}` }, 'delete records failed');
-    }
-    return status;
-  }
-
   /**
    * Reads for a consumer (up to the HW) or a follower (up to the LEO), waiting up to maxWaitMs for minBytes. A
    * follower's fetch offset is recorded only for partitions read without error (Kafka's updateFollowerFetchState
@@ -433,9 +322,9 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
    */
   fetchMessages(params: FetchParams): Promise<FetchPartitionData[]> {
     const isFollower = params.replicaId >= 0;
-    const readAll = (): FetchReadResult => this.#readFromLocalLogs(params, isFollower);
+    const readAll = (): FetchReadResult => readFromLocalLogs(this, params, isFollower, this.#log);
     const first = readAll();
-    if (isFollower) this.#updateFollowerFetchState(params, first.partitions);
+    if (isFollower) updateFollowerFetchState(this, params, first.partitions, this.#onFollowerFetched, this.#log);
     if (params.maxWaitMs <= 0 || first.mustReturn || first.bytes >= params.minBytes || params.partitions.length === 0) {
       return Promise.resolve(first.partitions);
     }
@@ -448,80 +337,8 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
     });
   }
 
-  #readFromLocalLogs(params: FetchParams, isFollower: boolean): FetchReadResult {
-    let bytes = 0;
-    let mustReturn = false;
-    let budget = params.maxBytes;
-    const partitions = params.partitions.map((r): FetchPartitionData => {
-      const out: FetchPartitionData = {
-        topic: r.topic,
-        partition: r.partition,
-        errorCode: ErrorCode.NONE,
-        highWatermark: -1,
-        lastStableOffset: -1,
-        logStartOffset: -1,
-        // Never null: librdkafka rejects a whole response with a null record set ("invalid
-        // MessageSetSize -1"), so an error partition carries an empty one, as Kafka sends.
-        records: EMPTY,
-      };
-      try {
-        const p = this.leaderPartitionOrError(r.topic, r.partition);
-        if (r.currentLeaderEpoch >= 0 && r.currentLeaderEpoch !== p.leaderEpoch) {
-          throw new GregorError(
-            r.currentLeaderEpoch < p.leaderEpoch ? ErrorCode.FENCED_LEADER_EPOCH : ErrorCode.UNKNOWN_LEADER_EPOCH,
-            `leader epoch ${r.currentLeaderEpoch} does not match ${p.leaderEpoch}`,
-          );
-        }
-        const log = p.log as L;
-        out.highWatermark = p.highWatermark;
-        out.lastStableOffset = p.highWatermark;
-        out.logStartOffset = p.logStartOffset;
-        const maxOffset = isFollower ? log.logEndOffset : p.highWatermark;
-        const limit = Math.min(r.partitionMaxBytes, Math.max(budget, 0));
-        if (r.fetchOffset === maxOffset && r.fetchOffset >= log.logStartOffset) {
-          out.records = EMPTY;
-        } else {
-          // The first partition with data returns at least one whole batch, even past max_bytes.
-          const minOne = bytes === 0 || params.minOneBatchPerPartition === true;
-          const { records } = log.read(r.fetchOffset, limit, maxOffset, minOne, params.readPool);
-          out.records = records;
-          bytes += records.length;
-          budget -= records.length;
-        }
-      } catch (err) {
-        mustReturn = true;
-        out.errorCode = err instanceof GregorError ? err.code : ErrorCode.UNKNOWN_SERVER_ERROR;
-        if (!(err instanceof GregorError)) this.#log.error({ err, partition: `${r.topic}-${r.partition}` }, 'read failed');
-        if (out.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) {
-          const p = this.getPartition(r.topic, r.partition);
-          if (p) {
-            out.highWatermark = p.highWatermark;
-            out.logStartOffset = p.logStartOffset;
-          }
-        }
-      }
-      return out;
-    });
-    return { bytes, mustReturn, partitions };
-  }
-
-  #updateFollowerFetchState(params: FetchParams, results: FetchPartitionData[]): void {
-    const now = Date.now();
-    params.partitions.forEach((r, i) => {
-      if (results[i]?.errorCode !== ErrorCode.NONE) return;
-      const p = this.getPartition(r.topic, r.partition);
-      const recorded = p?.updateFollowerFetchState(params.replicaId, { fetchOffset: r.fetchOffset, currentLeaderEpoch: r.currentLeaderEpoch, logStartOffset: r.logStartOffset ?? -1 }, now);
-      if (!recorded) {
-        this.#log.debug({ partition: `${r.topic}-${r.partition}`, replica: params.replicaId }, 'follower fetch not recorded: not an assigned replica of this leader');
-        return;
-      }
-      // The answer carries the HW this fetch may just have moved (Kafka's LogReadResult.updateLeaderReplicaInfo).
-      results[i]!.highWatermark = p!.highWatermark;
-      results[i]!.lastStableOffset = p!.highWatermark;
-      // The follower's log start may have reached what a DeleteRecords waits for.
-      this.deleteRecordsPurgatory.checkAndComplete(p!.key);
-    });
-  }
+  /** A follower fetched: its log start may have reached what a DeleteRecords waits for. */
+  readonly #onFollowerFetched = (key: string): void => void this.deleteRecordsPurgatory.checkAndComplete(key);
 
   async shutdown(): Promise<void> {
     clearInterval(this.#isrTimer);
@@ -532,6 +349,5 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
   }
 }
 
-const EMPTY = Buffer.alloc(0);
 /** A LeaderAndIsr of more partitions logs one summary line instead of one line per partition. */
 const PER_PARTITION_LOG_LINES = 50;
