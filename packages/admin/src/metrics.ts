@@ -32,6 +32,12 @@ export class BrokerMetrics {
   readonly registry = new Registry();
   readonly #server: KafkaServer;
   readonly #observer = (e: RequestEvent) => this.#onRequest(e);
+  /** Bytes and records in, from every leader append a client made (Produce and the HTTP record route alike). */
+  readonly #appendObserver = (topic: string, bytes: number, records: number) => {
+    this.#bytesIn.inc({ topic }, bytes);
+    this.#messagesIn.inc({ topic }, records);
+  };
+  #appendsOf: KafkaServer['replicaManager'] | null = null;
   #attachedTo: KafkaServer['apis'] | null = null;
   readonly #requests: Counter<'api'>;
   readonly #requestSeconds: Histogram<'api'>;
@@ -213,6 +219,12 @@ export class BrokerMetrics {
 
   /** Observes the broker's requests once its request handler exists (after startup). Idempotent. */
   attach(): void {
+    const replicas = this.#server.replicaManager as KafkaServer['replicaManager'] | undefined;
+    if (replicas && this.#appendsOf !== replicas) {
+      this.#appendsOf?.appendObservers.delete(this.#appendObserver);
+      replicas.appendObservers.add(this.#appendObserver);
+      this.#appendsOf = replicas;
+    }
     const apis = this.#server.apis as KafkaServer['apis'] | undefined;
     if (!apis || this.#attachedTo === apis) return;
     this.#attachedTo?.requestObservers.delete(this.#observer);
@@ -223,6 +235,8 @@ export class BrokerMetrics {
   detach(): void {
     this.#attachedTo?.requestObservers.delete(this.#observer);
     this.#attachedTo = null;
+    this.#appendsOf?.appendObservers.delete(this.#appendObserver);
+    this.#appendsOf = null;
   }
 
   /** The Prometheus text exposition. */
@@ -268,19 +282,14 @@ export class BrokerMetrics {
     else if (e.apiKey === ApiKey.Fetch && e.response) this.#onFetch(e.request as FetchRequest, e.response as FetchResponse);
   }
 
-  /** Counts what was appended: partitions answered without error (every partition for acks=0, which gets no answer). */
+  /** Counts the partitions a Produce answered with an error (what was appended is counted at the append). */
   #onProduce(req: ProduceRequest, res: ProduceResponse | null): void {
     for (const t of req.topicData) {
       const answered = res?.responses.find((r) => r.name === t.name);
       for (const p of t.partitionData) {
         if (!p.records) continue;
         const errorCode = answered?.partitionResponses.find((r) => r.index === p.index)?.errorCode ?? 0;
-        if (errorCode !== 0) {
-          this.#failedProduce.inc({ topic: t.name });
-          continue;
-        }
-        this.#bytesIn.inc({ topic: t.name }, p.records.length);
-        this.#messagesIn.inc({ topic: t.name }, countRecords(p.records));
+        if (errorCode !== 0) this.#failedProduce.inc({ topic: t.name });
       }
     }
   }

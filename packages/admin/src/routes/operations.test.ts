@@ -107,7 +107,8 @@ describe('records, per-replica state and metrics', () => {
 
   it('GET /metrics: traffic, request rates and latencies, partition gauges, controller flag', async () => {
     const producer = new Producer(client, { acks: -1 });
-    await producer.send({ topic: TOPIC, messages: Array.from({ length: 7 }, (_, i) => ({ value: `m${i}` })) });
+    // Both partitions (one led by each broker): keyless records would all stick to one, and broker 1 could see no Produce.
+    await producer.send({ topic: TOPIC, messages: Array.from({ length: 7 }, (_, i) => ({ value: `m${i}`, partition: i % 2 })) });
     const [text1, text2] = [(await app.inject({ method: 'GET', url: '/metrics' })).body, (await app2.inject({ method: 'GET', url: '/metrics' })).body];
     expect(metric(text1, 'gregor_active_controller')).toBe(1);
     expect(metric(text2, 'gregor_active_controller')).toBe(0);

@@ -30,6 +30,8 @@ export interface LocalWriteContext<L extends ReplicaLog> {
   isBrokerAlive(brokerId: number): boolean;
   /** A leader log grew or its start moved: the fetches waiting on it re-check. */
   onLogChanged(key: string): void;
+  /** Records a leader log took (Kafka updates BrokerTopicStats' bytes-in and messages-in here): not a duplicate's. */
+  onAppended(topic: string, bytes: number, records: number): void;
   logger: Logger;
 }
 
@@ -60,6 +62,7 @@ export function appendToLocalLog<L extends ReplicaLog>(ctx: LocalWriteContext<L>
     status.requiredOffset = info.lastOffset + 1;
     status.logStartOffset = p.logStartOffset;
     ctx.onLogChanged(p.key);
+    if (!info.duplicate) ctx.onAppended(e.topic, records.length, info.lastOffset - info.firstOffset + 1);
   } catch (err) {
     if (err instanceof RecordValidationError) {
       status.errorCode = err.code;

@@ -67,6 +67,8 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
   readonly leadershipListeners: ((change: LeadershipChange) => void)[] = [];
   readonly #isBrokerAlive = (id: number): boolean => this.#opts.isBrokerAlive?.(id) ?? true;
   readonly #writes: LocalWriteContext<L>;
+  /** Told of every leader append a client made (Produce, the admin's record route): bytes and records, per topic. */
+  readonly appendObservers = new Set<(topic: string, bytes: number, records: number) => void>();
 
   constructor(opts: ReplicaManagerOptions<L, M>) {
     this.#opts = opts;
@@ -85,6 +87,9 @@ export class ReplicaManager<L extends ReplicaLog = PartitionLog, M extends Repli
       deleteRecordsAllowed: (t) => opts.deleteRecordsAllowed?.(t) ?? true,
       isBrokerAlive: this.#isBrokerAlive,
       onLogChanged: (key) => void this.fetchPurgatory.checkAndComplete(key),
+      onAppended: (topic, bytes, records) => {
+        for (const observe of this.appendObservers) observe(topic, bytes, records);
+      },
       logger: this.#log,
     };
   }
