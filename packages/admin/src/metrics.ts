@@ -1,3 +1,4 @@
+import { INTERNAL_TOPICS } from '@gregor/common';
 import type { KafkaServer, RequestEvent } from '@gregor/broker';
 import { ApiKey, type FetchRequest, type FetchResponse, type ProduceRequest, type ProduceResponse } from '@gregor/protocol';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -32,8 +33,12 @@ export class BrokerMetrics {
   readonly registry = new Registry();
   readonly #server: KafkaServer;
   readonly #observer = (e: RequestEvent) => this.#onRequest(e);
-  /** Bytes and records in, from every leader append a client made (Produce and the HTTP record route alike). */
+  /**
+   * Bytes and records in, from every leader append a producer made (Produce and the HTTP record route alike); the
+   * group coordinator's own appends to its internal topic are not producer traffic.
+   */
   readonly #appendObserver = (topic: string, bytes: number, records: number) => {
+    if (INTERNAL_TOPICS.has(topic)) return;
     this.#bytesIn.inc({ topic }, bytes);
     this.#messagesIn.inc({ topic }, records);
   };
