@@ -51,7 +51,10 @@ export class LocalLog {
   readonly #durableUpTo: (offset: number) => number;
   readonly #onRoll: (baseOffset: number) => void;
   readonly #deletes: DelayedFileDeletes;
-  /** Truncations and close: a flush started at a roll moves the recovery point only if neither happened meanwhile. */
+  /**
+   * Truncations so far: a flush started at a roll moves the recovery point, and a cleaner that yielded swaps its
+   * segments in, only if none happened meanwhile (and, for the flush, the log was not closed).
+   */
   #truncations = 0;
   #closed = false;
 
@@ -194,6 +197,10 @@ export class LocalLog {
       this.roll(baseOffset);
     }
     this.logEndOffset = baseOffset;
+  }
+
+  get truncations(): number {
+    return this.#truncations;
   }
 
   /** Messages appended since the last flush (Kafka's unflushedMessages: LEO - recovery point). */

@@ -38,8 +38,6 @@ export class PartitionLog {
   readonly #local: LocalLog;
   #logStartOffset = 0;
   #closed = false;
-  /** Truncations so far: a cleaner that yielded checks none happened before it swaps segments in. */
-  #truncations = 0;
   readonly #producerState: ProducerStateManager;
 
   constructor(options: PartitionLogOptions) {
@@ -119,7 +117,7 @@ export class PartitionLog {
 
   /** How many times the log was truncated (truncateTo below the LEO, truncateFullyAndStartAt). */
   get truncationCount(): number {
-    return this.#truncations;
+    return this.#local.truncations;
   }
 
   get logEndOffset(): number {
@@ -234,7 +232,6 @@ export class PartitionLog {
     this.#checkOpen();
     if (offset < 0) throw new RangeError(`cannot truncate to negative offset ${offset}`);
     if (offset >= this.#local.logEndOffset) return;
-    this.#truncations++;
     if (offset < this.#logStartOffset) {
       this.truncateFullyAndStartAt(offset);
       return;
@@ -252,7 +249,6 @@ export class PartitionLog {
   truncateFullyAndStartAt(offset: number): void {
     this.#checkOpen();
     if (offset < 0) throw new RangeError(`cannot start a log at negative offset ${offset}`);
-    this.#truncations++;
     this.#local.truncateFullyAndStartAt(offset);
     this.#logStartOffset = offset;
     this.#highWatermark = offset;
