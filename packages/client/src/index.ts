@@ -68,6 +68,7 @@ export {
   type PartitionFetchResult,
   type StartOffset,
 } from './fetcher.js';
+export { consumedRecordFactory } from './consumed-record.js';
 export { listOffsets, LATEST_TIMESTAMP, EARLIEST_TIMESTAMP, type OffsetQuery, type PartitionOffset } from './offsets.js';
 export { Admin, type NewTopic, type NewPartitions, type AdminOptions, type TopicResult } from './admin.js';
 export type { ConfigResource, ConfigEntry, ConfigSynonym, ConfigSourceName, ConfigDescription, ConfigOperation, AlterConfigsResult } from './admin-configs.js';

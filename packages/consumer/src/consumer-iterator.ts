@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_DECOMPRESSED_BYTES, decodeRecordSetPrefixWith, type DecodedRecordBatch } from '@gregor/protocol';
+import { consumedRecordFactory } from '@gregor/client';
 import { CorruptDataError, type Logger } from '@gregor/common';
 import type { ChunkQueue } from './chunk-queue.js';
 import { ConsumerTimeoutError, MessageSizeTooLargeError } from './consumer-errors.js';
@@ -82,11 +83,10 @@ export class ConsumerIterator implements AsyncIterator<MessageAndMetadata> {
     }
     // A batch may inflate to the larger of the fetch size and 50 MiB; past that it is refused, not inflated.
     // Each record decoded straight into the MessageAndMetadata handed out (one object per record, not two).
-    const { topic, partition } = info;
     const { batches, error } = decodeRecordSetPrefixWith(
       chunk.records,
       { maxDecompressedBytes: Math.max(info.fetchSize, DEFAULT_MAX_DECOMPRESSED_BYTES) },
-      (offset, timestamp, key, value, headers): MessageAndMetadata => ({ topic, partition, offset, key, value, headers, timestamp }),
+      consumedRecordFactory(info.topic, info.partition),
     );
     this.#info = info;
     this.#batches = batches;
