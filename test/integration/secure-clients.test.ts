@@ -216,6 +216,27 @@ describe('secured listeners with kcat and kafkajs (SASL_SSL, SSL, ACLs)', () => 
     }
   });
 
+  it('a kcat consumer with Describe but no Read on a topic gets a clear topic authorization error from Fetch, not a parse failure', async () => {
+    // "ledger": alice may Describe it (Metadata, ListOffsets answer), so librdkafka gets as far as Fetch,
+    // which is refused per partition with TOPIC_AUTHORIZATION_FAILED and an empty record set (size 0):
+    // librdkafka rejects a whole Fetch response carrying a null one ("invalid MessageSetSize -1").
+    const admin = scramJs('admin', 'admin-secret').admin();
+    await admin.connect();
+    try {
+      expect(await admin.createTopics({ topics: [{ topic: 'ledger', numPartitions: 1 }], waitForLeaders: true })).toBe(true);
+    } finally {
+      await admin.disconnect();
+    }
+    await grant(ALICE, TOPIC, 'ledger', [8]);
+    const w = await kcat([...scramArgs('admin', 'admin-secret'), '-P', '-t', 'ledger'], 'l1\nl2\n');
+    expect(w.code, w.stderr).toBe(0);
+    const c = await kcat([...scramArgs('alice', 'alice-secret'), '-C', '-t', 'ledger', '-p', '0', '-o', 'beginning', '-e', '-q'], undefined, 30_000, { allowCodes: [1] });
+    expect(c.code).toBe(1);
+    expect(c.stderr).toMatch(/Topic authorization failed/i);
+    expect(c.stderr).not.toMatch(/MessageSetSize|parse failure/i);
+    expect(c.stdout.toString()).toBe('');
+  });
+
   it('an idempotent producer: InitProducerId needs Cluster IdempotentWrite or Write on some topic (KIP-679), else CLUSTER_AUTHORIZATION_FAILED', async () => {
     const producer = scramJs('alice', 'alice-secret').producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();

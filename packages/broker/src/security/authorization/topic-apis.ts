@@ -6,6 +6,8 @@ import type { AuthHelper } from '../auth-helper.js';
 import { logRefused } from './inter-broker.js';
 
 const TOPIC_DENIED: number = ErrorCode.TOPIC_AUTHORIZATION_FAILED;
+/** Kafka's MemoryRecords.EMPTY: an error partition carries an empty record set, never a null one (librdkafka rejects size -1). */
+const NO_RECORDS = Buffer.alloc(0);
 
 function deniedFetch(topics: { topic: string; partitions: { partition: number }[] }[]): FetchResponse['responses'] {
   return topics.map((t) => ({
@@ -18,7 +20,7 @@ function deniedFetch(topics: { topic: string; partitions: { partition: number }[
       logStartOffset: -1,
       abortedTransactions: null,
       preferredReadReplica: -1,
-      recordSet: null,
+      recordSet: NO_RECORDS,
     })),
   }));
 }

@@ -5,6 +5,8 @@ import type { FetchablePartitionResponse, FetchableTopicResponse, FetchPartition
 /** What Kafka uses as max_bytes for Fetch v0-2, which have none (FetchRequest.DEFAULT_RESPONSE_MAX_BYTES). */
 export const FETCH_DEFAULT_RESPONSE_MAX_BYTES = 0x7fffffff;
 
+const EMPTY = Buffer.alloc(0);
+
 /**
  * Fetch v0-11 (non-flexible). Record sets are passed through as views, never decoded. v0 has no
  * throttle_time_ms; v3 adds max_bytes; v4 isolation_level, last_stable_offset and aborted_transactions.
@@ -73,7 +75,9 @@ export function fetchCodec(v: number): ApiVersionCodec<FetchRequest, FetchRespon
           if (v >= 5) w.int64(p.logStartOffset ?? -1);
           if (v >= 4) w.nullableArray(p.abortedTransactions, (w, a) => w.int64(a.producerId).int64(a.firstOffset));
           if (v >= 11) w.int32(p.preferredReadReplica ?? -1);
-          w.nullableBytes(p.recordSet);
+          // Always a record set, empty when there is none, as Kafka writes MemoryRecords.EMPTY: librdkafka
+          // rejects the whole response over one null (size -1) record set ("invalid MessageSetSize -1").
+          w.bytes(p.recordSet ?? EMPTY);
         });
       });
     },

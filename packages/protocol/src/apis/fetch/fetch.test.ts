@@ -45,7 +45,7 @@ const response = (v: number): FetchResponse => ({
           preferredReadReplica: v >= 11 ? 2 : -1,
           recordSet: Buffer.alloc(5000, 3),
         },
-        { partition: 1, errorCode: 1, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, abortedTransactions: null, preferredReadReplica: -1, recordSet: null },
+        { partition: 1, errorCode: 1, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, abortedTransactions: null, preferredReadReplica: -1, recordSet: Buffer.alloc(0) },
       ],
     },
   ],
@@ -101,6 +101,16 @@ describe('Fetch', () => {
     expect(p).toMatchObject({ partition: 5, errorCode: 1, highWatermark: 0x10101010 });
     expect(decodeMessageSet(p.recordSet!)).toMatchObject([{ offset: 0x550000, magic: 0, key: null, value: Buffer.from([0x00, 0xee]) }]);
     expect(encodeBody(codec, 'Response', value)).toEqual(body);
+  });
+
+  // librdkafka rejects a whole Fetch response over one record set of size -1 ("invalid MessageSetSize -1"):
+  // a partition without records (an error, an empty log) is written as Kafka's MemoryRecords.EMPTY, size 0.
+  it.each([...Fetch.versions.keys()])('v%i writes a partition without records as an empty record set (size 0), never null (-1)', (v) => {
+    const p = { partition: 7, errorCode: 29, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, abortedTransactions: null, preferredReadReplica: -1, recordSet: null };
+    const body = encodeBody(Fetch.versions.get(v)!, 'Response', { throttleTimeMs: 0, errorCode: 0, sessionId: 0, responses: [{ topic: 't', partitionResponses: [p] }] });
+    expect(body.readInt32BE(body.length - 4)).toBe(0);
+    const { value } = decodeBody(Fetch.versions.get(v)!, 'Response', body);
+    expect((value as FetchResponse).responses[0]!.partitionResponses[0]!.recordSet).toEqual(Buffer.alloc(0));
   });
 
   it('v0-2 requests have no max_bytes (Kafka reads 0x7fffffff) and v0-3 no isolation level', () => {
