@@ -190,6 +190,57 @@ describe('DeleteRecords, DescribeLogDirs and OffsetDelete (processes)', () => {
     expect(listed.topics[0]!.partitions[0]).toMatchObject({ errorCode: 0, offset: 125 });
   });
 
+  it('a committed offset below the new log start: fetchOffsets returns it as is; kafkajs consumers reset per fromBeginning', async () => {
+    const topic = 'stale';
+    expect(await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }], waitForLeaders: true })).toBe(true);
+    const producer = kafka.producer({ allowAutoTopicCreation: false });
+    await producer.connect();
+    await producer.send({ topic, acks: -1, messages: Array.from({ length: 100 }, (_, i) => ({ partition: 0, value: `s-${i}` })) });
+    // Both groups commit 5 (OffsetCommit from an empty group), then DeleteRecords moves the log start to 50.
+    for (const groupId of ['stale-earliest', 'stale-latest']) await admin.setOffsets({ groupId, topic, partitions: [{ partition: 0, offset: '5' }] });
+    await admin.deleteTopicRecords({ topic, partitions: [{ partition: 0, offset: '50' }] });
+    expect((await admin.fetchTopicOffsets(topic)).map((o) => [o.low, o.high])).toEqual([['50', '100']]);
+    // Kafka's OffsetFetch answers the committed offset as committed, whatever the log start is now.
+    for (const groupId of ['stale-earliest', 'stale-latest']) {
+      const [fetched] = await admin.fetchOffsets({ groupId, topics: [topic] });
+      expect(fetched!.partitions).toEqual([{ partition: 0, offset: '5', metadata: null }]);
+    }
+
+    // Fetch at 5 is OFFSET_OUT_OF_RANGE; kafkajs resets to the earliest offset (fromBeginning: true): 50.
+    const seen: number[] = [];
+    const earliest = kafka.consumer({ groupId: 'stale-earliest', maxWaitTimeInMs: 200 });
+    await earliest.connect();
+    try {
+      await earliest.subscribe({ topic, fromBeginning: true });
+      await earliest.run({ autoCommitInterval: 100, eachMessage: async ({ message }) => void seen.push(Number(message.offset)) });
+      await waitFor(() => seen.length >= 50, 30_000, 'the group read from the new log start');
+      await waitFor(async () => (await admin.fetchOffsets({ groupId: 'stale-earliest', topics: [topic] }))[0]!.partitions[0]!.offset === '100', 15_000, 'the group committed 100');
+    } finally {
+      await earliest.disconnect();
+    }
+    expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => 50 + i));
+
+    // fromBeginning: false resets to the latest offset instead (kafkajs commits its reset, -1 = latest): only
+    // records produced after the reset arrive, none of 50-99. Produced until one arrives (the reset's ListOffsets may follow the first).
+    const late: number[] = [];
+    const latest = kafka.consumer({ groupId: 'stale-latest', maxWaitTimeInMs: 200 });
+    await latest.connect();
+    try {
+      await latest.subscribe({ topic, fromBeginning: false });
+      await latest.run({ autoCommitInterval: 100, eachMessage: async ({ message }) => void late.push(Number(message.offset)) });
+      await waitFor(async () => (await admin.fetchOffsets({ groupId: 'stale-latest', topics: [topic] }))[0]!.partitions[0]!.offset !== '5', 15_000, 'the group reset its offset');
+      for (let i = 0; i < 20 && late.length === 0; i++) {
+        await producer.send({ topic, acks: -1, messages: [{ partition: 0, value: `after-reset-${i}` }] });
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    } finally {
+      await latest.disconnect();
+      await producer.disconnect();
+    }
+    expect(late.length).toBeGreaterThan(0);
+    expect(Math.min(...late)).toBeGreaterThanOrEqual(100);
+  });
+
   it('waits for a live follower: REQUEST_TIMED_OUT while one is stopped (SIGSTOP), done once it follows', async () => {
     const state = (await cluster.partitionState(TOPIC, 0))!;
     const follower = state.isr.find((id) => id !== state.leader)!;
