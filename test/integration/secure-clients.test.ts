@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { Kafka, logLevel, type KafkaConfig } from 'kafkajs';
 import { freePorts, generateCertificates, type CertificateSet } from '@gregor/launcher';
 import { upsertScramUser } from '@gregor/broker';
+import { silentLogger } from '@gregor/common';
+import { ZkClient } from '@gregor/zookeeper';
 import { Connection } from '@gregor/client';
 import { ControlledShutdown, Fetch, LeaderAndIsr, Metadata, StopReplica, UpdateMetadata } from '@gregor/protocol';
 import { kcat } from '../support/kcat.js';
@@ -340,5 +342,60 @@ describe('secured listeners with kcat and kafkajs (SASL_SSL, SSL, ACLs)', () => 
     const c = await kcat([...scramArgs('alice', 'alice-secret'), '-C', '-t', 'orders', '-o', 'beginning', '-e', '-q']);
     expect(c.code, c.stderr).toBe(0);
     expect(c.stdout.toString().trim().split('\n')).toHaveLength(hw);
+  });
+  it('DeleteAcls (kafkajs admin.deleteAcls) removes exactly the matching ACLs: DescribeAcls and /kafka-acl/Topic/<name> lose them, and the Write is denied', async () => {
+    const zkc = await ZkClient.connect({ connectString: zk.connectString, sessionTimeoutMs: 6000, logger: silentLogger() });
+    const admin = scramJs('admin', 'admin-secret').admin();
+    await admin.connect();
+    const producer = scramJs('alice', 'alice-secret').producer({ retry: { retries: 0 } });
+    const stored = async () => {
+      const node = await zkc.getDataOrNull('/kafka-acl/Topic/ledger');
+      return node && (JSON.parse(node.data.toString()) as { version: number; acls: { principal: string; permissionType: string; operation: string; host: string }[] });
+    };
+    const described = async () =>
+      (await admin.describeAcls({ resourceType: TOPIC, resourceName: 'ledger', resourcePatternType: 3, operation: 1, permissionType: 1 })).resources.flatMap((r) =>
+        r.acls.map((a) => [a.principal, a.operation, a.permissionType]),
+      );
+    try {
+      expect(await admin.createTopics({ topics: [{ topic: 'ledger', numPartitions: 1 }], waitForLeaders: true })).toBe(true);
+      await grant(ALICE, TOPIC, 'ledger', [WRITE]);
+      await grant(BOB, TOPIC, 'ledger', [READ]);
+      expect((await stored())!.acls.map((a) => `${a.principal} ${a.permissionType} ${a.operation}`).sort()).toEqual(['User:alice Allow Write', 'User:bob Allow Read']);
+      await producer.connect();
+      const [ok] = await producer.send({ topic: 'ledger', messages: [{ value: 'before-delete' }] });
+      expect(ok!.errorCode).toBe(0);
+
+      // A filter matching alice's Write only.
+      const deleted = await admin.deleteAcls({ filters: [{ resourceType: TOPIC, resourceName: 'ledger', resourcePatternType: 3, principal: ALICE, host: '*', operation: WRITE, permissionType: 3 }] });
+      expect(deleted.filterResponses).toHaveLength(1);
+      expect(deleted.filterResponses[0]!.errorCode).toBe(0);
+      expect(deleted.filterResponses[0]!.matchingAcls).toEqual([
+        expect.objectContaining({ errorCode: 0, resourceType: TOPIC, resourceName: 'ledger', resourcePatternType: 3, principal: ALICE, host: '*', operation: WRITE, permissionType: 3 }),
+      ]);
+      expect(await described()).toEqual([[BOB, READ, 3]]);
+      expect((await stored())!.acls).toEqual([{ principal: BOB, permissionType: 'Allow', operation: 'Read', host: '*' }]);
+      // The decision follows at once: alice's Write (and the Describe it implied) is gone.
+      expect(errorType(await producer.send({ topic: 'ledger', messages: [{ value: 'after-delete' }] }).catch((e: unknown) => e))).toBe('TOPIC_AUTHORIZATION_FAILED');
+
+      // A filter matching any principal, operation and permission (pattern MATCH) takes the rest; the znode goes with its last ACL.
+      const rest = await admin.deleteAcls({ filters: [{ resourceType: TOPIC, resourceName: 'ledger', resourcePatternType: 2, operation: 1, permissionType: 1 }] });
+      expect(rest.filterResponses[0]!.matchingAcls.map((a) => [a.principal, a.operation])).toEqual([[BOB, READ]]);
+      expect(await described()).toEqual([]);
+      expect(await stored()).toBeNull();
+      // Other resources' ACLs are untouched: alice still writes "orders" (a fresh producer: kafkajs refuses any
+      // metadata answer naming a denied topic, and the first one has "ledger" among its topics).
+      const other = scramJs('alice', 'alice-secret').producer({ retry: { retries: 0 } });
+      await other.connect();
+      try {
+        const [still] = await other.send({ topic: 'orders', messages: [{ value: 'still-allowed' }] });
+        expect(still!.errorCode).toBe(0);
+      } finally {
+        await other.disconnect();
+      }
+    } finally {
+      await producer.disconnect();
+      await admin.disconnect();
+      await zkc.close();
+    }
   });
 });
