@@ -1,19 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Connection } from '@gregor/client';
+import { ErrorCode } from '@gregor/common';
+import { Admin, Connection, KafkaClient } from '@gregor/client';
 import { freePorts } from '@gregor/launcher';
-import { encodeRequestFrame, Fetch, Metadata } from '@gregor/protocol';
+import { CompressionType, decodeRecordSet, encodeRecordBatch, encodeRequestFrame, Fetch, ListOffsets, Metadata, Produce } from '@gregor/protocol';
+import { bombBatches, fakeCountBatch } from '../support/decompression-bombs.js';
 import { kcat } from '../support/kcat.js';
 import { BrokerProcess } from '../support/broker-process.js';
-import { removeDir, startZooKeeper, type TestZooKeeper } from '../support/in-process-cluster.js';
+import { removeDir, startZooKeeper, waitFor, type TestZooKeeper } from '../support/in-process-cluster.js';
 
 /** Resident set of a process in MiB (Linux /proc). */
 function rssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
   return Number(line.split(/\s+/)[1]) / 1024;
+}
+
+/** Peak resident set of a process in MiB since `resetPeakRss` (Linux VmHWM). */
+function peakRssMiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'))!;
+  return Number(line.split(/\s+/)[1]) / 1024;
+}
+
+/** Resets a process's peak RSS to its current RSS (clear_refs 5). */
+function resetPeakRss(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
 /** A small deterministic PRNG (mulberry32): the abuse is the same on every run. */
@@ -30,8 +43,9 @@ function seeded(seed: number): () => number {
 
 /**
  * Issue 12's abuse tests against a broker process (its RSS read from /proc): thousands of idle
- * connections, a client that fetches 100 MB and never reads its socket, frames announcing 2 GB. After
- * each the broker's RSS stays bounded (printed) and another client is still served.
+ * connections, a client that fetches 100 MB and never reads its socket, frames announcing 2 GB,
+ * decompression bombs and batches claiming 2^31-1 records. After each the broker's RSS stays bounded
+ * (printed) and another client is still served.
  */
 describe('broker limits under abuse (process broker)', () => {
   let zk: TestZooKeeper;
@@ -175,4 +189,122 @@ describe('broker limits under abuse (process broker)', () => {
     await served();
     for (const s of trickle) s.destroy();
   }, 120_000);
+  it('decompression bombs (gzip, snappy, lz4, zstd) and batches claiming 2^31-1 records are refused, nothing appended; RSS bounded; another client served meanwhile', async () => {
+    const BOMBS = 'bombs';
+    const HEALTHY = 'healthy';
+    const MiB = 1024 * 1024;
+    // 1 GiB each (snappy, whose best ratio is about 21:1, 128 MiB): the broker's cap is max(message.max.bytes, 50 MiB).
+    // The topic takes batches of 8 MiB compressed, so even the snappy bomb reaches record validation.
+    const bombs = bombBatches(1024 * MiB, 128 * MiB, Date.now());
+    note(`bombs: ${[...bombs].map(([name, b]) => `${name} ${(b.length / 1024).toFixed(0)} KiB`).join(', ')}`);
+    const client = new KafkaClient({ brokers: `127.0.0.1:${port}` });
+    try {
+      const created = await new Admin(client).createTopics([
+        { name: BOMBS, numPartitions: 1, replicationFactor: 1, configs: { 'max.message.bytes': String(8 * MiB) } },
+        { name: HEALTHY, numPartitions: 1, replicationFactor: 1 },
+      ]);
+      expect(created.map((c) => c.errorCode)).toEqual([0, 0]);
+    } finally {
+      await client.close();
+    }
+    const attacker = new Connection({ host: '127.0.0.1', port, clientId: 'bomber', requestTimeoutMs: 60_000 });
+    const other = new Connection({ host: '127.0.0.1', port, clientId: 'bystander' });
+    const produce = (conn: Connection, topic: string, records: Buffer) =>
+      conn.send(Produce, { transactionalId: null, acks: 1, timeoutMs: 5000, topicData: [{ name: topic, partitionData: [{ index: 0, records }] }] }).then((r) => r!.responses[0]!.partitionResponses[0]!);
+    const logEndOffset = async (topic: string) => {
+      const r = await other.send(ListOffsets, { replicaId: -1, isolationLevel: 0, topics: [{ name: topic, partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -1, maxNumOffsets: 1 }] }] });
+      const p = r!.topics[0]!.partitions[0]!;
+      return p.errorCode === 0 ? Number(p.offset) : null;
+    };
+    const segments = () => readdirSync(join(broker.logDir, `${BOMBS}-0`)).filter((f) => f.endsWith('.log')).length;
+    // The bystander's produce-then-fetch round trip on another topic.
+    const roundTrip = async (i: number) => {
+      const now = Date.now();
+      const value = `ping-${i}`;
+      const batch = encodeRecordBatch({ baseOffset: 0, compression: CompressionType.none, firstTimestamp: now, records: [{ key: null, value: Buffer.from(value), headers: [], timestamp: now }] });
+      const p = await produce(other, HEALTHY, batch);
+      expect(p.errorCode).toBe(0);
+      const f = await other.send(Fetch, {
+        replicaId: -1, maxWaitMs: 0, minBytes: 1, maxBytes: MiB, isolationLevel: 0, sessionId: 0, sessionEpoch: -1,
+        topics: [{ topic: HEALTHY, partitions: [{ partition: 0, currentLeaderEpoch: -1, fetchOffset: p.baseOffset, logStartOffset: -1, partitionMaxBytes: MiB }] }],
+        forgottenTopicsData: [], rackId: '',
+      });
+      const part = f.responses[0]!.partitionResponses[0]!;
+      expect(part.errorCode).toBe(0);
+      expect(decodeRecordSet(part.recordSet!)[0]!.records[0]!.value!.toString()).toBe(value);
+    };
+    try {
+      await attacker.connect();
+      await other.connect();
+      await waitFor(async () => (await logEndOffset(BOMBS)) === 0 && (await logEndOffset(HEALTHY)) === 0, 30_000, 'both partitions led');
+      await roundTrip(-1);
+      const segmentsBefore = segments();
+      const before = rssMiB(broker.pid!);
+      resetPeakRss(broker.pid!);
+
+      let stop = false;
+      const latencies: number[] = [];
+      const bystander = (async () => {
+        for (let i = 0; !stop && i < 100_000; i++) {
+          const t = performance.now();
+          await roundTrip(i);
+          latencies.push(performance.now() - t);
+        }
+      })();
+      const codes = new Map<string, number[]>();
+      try {
+        // Each bomb three times: memory taken for one must be given back before the next.
+        for (let round = 0; round < 3; round++) {
+          for (const [name, batch] of bombs) {
+            const p = await produce(attacker, BOMBS, batch);
+            codes.set(name, [...(codes.get(name) ?? []), p.errorCode]);
+          }
+        }
+        // The offsets attack: 200 plain and 50 gzip batches whose header claims 2^31-1 records.
+        for (let i = 0; i < 250; i++) {
+          const p = await produce(attacker, BOMBS, fakeCountBatch(i < 200 ? CompressionType.none : CompressionType.gzip));
+          codes.set('fake count', [...(codes.get('fake count') ?? []), p.errorCode]);
+        }
+      } finally {
+        stop = true;
+        await bystander;
+      }
+      const peak = peakRssMiB(broker.pid!);
+      const after = rssMiB(broker.pid!);
+      latencies.sort((a, b) => a - b);
+      note(`refusals: ${[...codes].map(([name, c]) => `${name} ${[...new Set(c)].join('/')}`).join(', ')}`);
+      note(`decompression bombs (3 x 5, 1 GiB inflated; snappy 128 MiB) + 250 fake-count batches: broker RSS ${before.toFixed(0)} MiB -> peak ${peak.toFixed(0)} MiB -> ${after.toFixed(0)} MiB`);
+      note(`bystander round trips meanwhile: ${latencies.length}, median ${latencies[latencies.length >> 1]!.toFixed(1)} ms, max ${latencies[latencies.length - 1]!.toFixed(1)} ms`);
+
+      for (const [name, c] of codes) {
+        if (name === 'fake count') expect(new Set(c), name).toEqual(new Set([ErrorCode.INVALID_RECORD]));
+        else for (const code of c) expect(code, name).toBe(ErrorCode.CORRUPT_MESSAGE);
+      }
+      // Refused at the cap, while inflating: the broker's log line names the codec and the limit.
+      const refusals = readFileSync(broker.logFile, 'utf8').split('\n').filter((l) => l.includes('produce refused by record validation'));
+      for (const codec of ['gzip', 'snappy', 'lz4', 'zstd']) {
+        expect(refusals.filter((l) => l.includes(`${codec} records cannot be decompressed`) && l.includes('52428800-byte decompression limit')).length, codec).toBeGreaterThanOrEqual(3);
+      }
+      expect(codes.get('fake count')).toHaveLength(250);
+      // Nothing appended, no segment rolled; the attacker's connection is still open and served.
+      expect(await logEndOffset(BOMBS)).toBe(0);
+      expect(segments()).toBe(segmentsBefore);
+      const ok = await produce(attacker, BOMBS, encodeRecordBatch({ baseOffset: 0, compression: CompressionType.zstd, firstTimestamp: Date.now(), records: [{ key: null, value: Buffer.from('fine'), headers: [], timestamp: Date.now() }] }));
+      expect(ok).toMatchObject({ errorCode: 0, baseOffset: 0 });
+      // Without a cap one 1 GiB bomb alone would take 1 GiB; the cap stops each at 50 MiB inflated (the peak
+      // seen is a few times that: inflated chunks and garbage of earlier bombs not yet collected).
+      expect(peak - before).toBeLessThan(600);
+      expect(latencies.length).toBeGreaterThanOrEqual(5);
+    } finally {
+      await attacker.close();
+      await other.close();
+    }
+    await served();
+    // And a real client's round trip after it all.
+    const p = await kcat(['-b', `127.0.0.1:${port}`, '-P', '-t', HEALTHY], 'after-the-bombs\n');
+    expect(p.code, p.stderr).toBe(0);
+    const c = await kcat(['-b', `127.0.0.1:${port}`, '-C', '-t', HEALTHY, '-o', '-1', '-e', '-q']);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout.toString()).toBe('after-the-bombs\n');
+  }, 180_000);
 });

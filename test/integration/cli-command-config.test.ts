@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
 import { freePorts, generateCertificates, type CertificateSet } from '@gregor/launcher';
 import { upsertScramUser } from '@gregor/broker';
+import { kcat } from '../support/kcat.js';
 import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
 
 const CLI = join(import.meta.dirname, '../../packages/cli/dist/main.js');
@@ -13,7 +15,8 @@ const CLI = join(import.meta.dirname, '../../packages/cli/dist/main.js');
  * Every `gregor` command that talks to brokers takes Kafka's --command-config (client properties:
  * security.protocol, sasl.*, ssl.*), as kafka-topics / kafka-configs / kafka-consumer-groups do: here
  * against a broker whose only client listener is SASL_SSL with SCRAM-SHA-512 and AclAuthorizer on.
- * The same commands without the file, or with a wrong password, fail.
+ * The same commands without the file, or with a wrong password, fail. `gregor users` creates and deletes
+ * SCRAM users that kcat and kafkajs then authenticate as (SCRAM-SHA-256), or no longer can.
  */
 describe('gregor commands with --command-config against a SASL_SSL broker', () => {
   let zk: TestZooKeeper;
@@ -50,7 +53,7 @@ describe('gregor commands with --command-config against a SASL_SSL broker', () =
       'ssl.truststore.location': certs.caFile,
       // The broker's certificate (a super user) on the inter-broker listener.
       'listener.name.internal.ssl.client.auth': 'required',
-      'sasl.enabled.mechanisms': 'SCRAM-SHA-512',
+      'sasl.enabled.mechanisms': 'SCRAM-SHA-512,SCRAM-SHA-256',
       'authorizer.class.name': 'kafka.security.authorizer.AclAuthorizer',
       'super.users': `User:${certs.issued.get('broker')!.subject};User:admin`,
       'num.partitions': '1',
@@ -147,5 +150,64 @@ describe('gregor commands with --command-config against a SASL_SSL broker', () =
     const zkGroup = await gregor(['consume', '--topic', 'secured', '--group', 'g', '--zookeeper', zk.connectString, '--command-config', adminConfig]);
     expect(zkGroup.code).toBe(2);
     expect(zkGroup.stderr).toContain('--command-config does not apply to --zookeeper');
+  }, 120_000);
+  it('gregor users: a SCRAM-SHA-256 user it creates authenticates with kcat and kafkajs; once deleted, authentication fails', async () => {
+    const users = (...args: string[]) => gregor(['users', ...args, '--zookeeper', zk.connectString]);
+    const scram = (password: string, mechanism: 'scram-sha-256' | 'scram-sha-512' = 'scram-sha-256') =>
+      new Kafka({
+        clientId: 'users-it',
+        brokers: [saslSsl],
+        logLevel: logLevel.NOTHING,
+        retry: { retries: 0 },
+        connectionTimeout: 5000,
+        ssl: { ca: [readFileSync(certs.caFile, 'utf8')] },
+        // The ternary narrows the mechanism for kafkajs' SASLOptions union.
+        sasl: mechanism === 'scram-sha-256' ? { mechanism, username: 'dave', password } : { mechanism, username: 'dave', password },
+      }).admin();
+    const kcatArgs = (password: string) => [
+      '-b', saslSsl, '-X', 'security.protocol=SASL_SSL', '-X', 'sasl.mechanisms=SCRAM-SHA-256',
+      '-X', 'sasl.username=dave', '-X', `sasl.password=${password}`, '-X', `ssl.ca.location=${certs.caFile}`, '-L', '-J', '-m', '10',
+    ];
+
+    // The password from stdin (--password-file -), SCRAM-SHA-256 only.
+    const created = await gregor(['users', 'create', '--user', 'dave', '--password-file', '-', '--mechanism', 'SCRAM-SHA-256', '--zookeeper', zk.connectString], 'dave-secret\n');
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain('Completed updating config for user dave: SCRAM-SHA-256 with 4096 iterations.');
+    const listed = await users('list', '--format', 'json');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as { user: string; credentials: { mechanism: string; iterations: number }[] }[]).find((u) => u.user === 'dave')).toEqual({
+      user: 'dave',
+      credentials: [{ mechanism: 'SCRAM-SHA-256', iterations: 4096 }],
+    });
+    await waitFor(() => broker.server.scramCredentials.get('SCRAM-SHA-256', 'dave'), 10_000, 'the broker learns dave');
+
+    // kcat (librdkafka) and kafkajs both authenticate with SCRAM-SHA-256 (dave has no ACL: authenticated, sees no topic).
+    const k = await kcat(kcatArgs('dave-secret'));
+    expect(k.code, k.stderr).toBe(0);
+    expect(JSON.parse(k.stdout.toString())).toMatchObject({ brokers: [{ id: 1 }], topics: [] });
+    const admin = scram('dave-secret');
+    await admin.connect();
+    try {
+      expect(await admin.listTopics()).toEqual([]);
+    } finally {
+      await admin.disconnect();
+    }
+    // Only the mechanism it was created with: SCRAM-SHA-512 and a wrong password are refused.
+    await expect(scram('dave-secret', 'scram-sha-512').connect()).rejects.toMatchObject({ name: 'KafkaJSSASLAuthenticationError' });
+    await expect(scram('wrong').connect()).rejects.toMatchObject({ name: 'KafkaJSSASLAuthenticationError' });
+
+    const deleted = await users('delete', '--user', 'dave');
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toContain('Completed deleting SCRAM-SHA-256, SCRAM-SHA-512 credentials of user dave.');
+    expect((JSON.parse((await users('list', '--format', 'json')).stdout) as { user: string }[]).map((u) => u.user)).not.toContain('dave');
+    await waitFor(() => !broker.server.scramCredentials.get('SCRAM-SHA-256', 'dave'), 10_000, 'the broker forgets dave');
+    await expect(scram('dave-secret').connect()).rejects.toMatchObject({ name: 'KafkaJSSASLAuthenticationError' });
+    // kcat 1.7/librdkafka 2.0.2 sometimes segfaults while tearing down after a refusal (see secure-clients.test.ts).
+    const gone = await kcat(kcatArgs('dave-secret'), undefined, 30_000, { allowCodes: [1], allowSignals: ['SIGSEGV'] });
+    expect(gone.code === 1 || gone.signal === 'SIGSEGV').toBe(true);
+    expect(gone.stderr).toMatch(/Authentication failed/i);
+    const again = await users('delete', '--user', 'dave');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('user dave has no SCRAM-SHA-256/SCRAM-SHA-512 credentials');
   }, 120_000);
 });

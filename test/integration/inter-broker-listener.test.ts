@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection } from '@gregor/client';
-import { DeleteTopics, Fetch, LeaderAndIsr, OffsetsForLeaderEpoch, StopReplica, UpdateMetadata } from '@gregor/protocol';
+import { ControlledShutdown, DeleteTopics, Fetch, LeaderAndIsr, OffsetsForLeaderEpoch, StopReplica, UpdateMetadata } from '@gregor/protocol';
 import { freePorts } from '@gregor/launcher';
 import { kcat } from '../support/kcat.js';
 import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
@@ -138,5 +138,24 @@ describe('controller and replica requests on a client listener (no authorizer)',
     } finally {
       await conn.close();
     }
+  });
+  it('refuses ControlledShutdown on the controller\'s client listener: no leader moves, the broker is not marked as shutting down', async () => {
+    const controllerId = brokers[0]!.server.metadataCache.controllerId;
+    const controller = brokers.find((b) => b.server.brokerId === controllerId)!;
+    const victim = leader();
+    const stateBefore = (await victim.server.zk.getPartitionState(TOPIC, 0))!.state;
+    const conn = new Connection({ host: '127.0.0.1', port: controller.port, clientId: 'attacker' });
+    try {
+      // Accepted, this would move every leadership off the victim (Kafka answers CLUSTER_AUTHORIZATION_FAILED without ClusterAction).
+      const cs = await conn.send(ControlledShutdown, { brokerId: victim.server.brokerId, brokerEpoch: Number(victim.server.brokerEpoch) });
+      expect(cs).toMatchObject({ errorCode: 31, remainingPartitions: [] });
+      const v0 = await conn.send(ControlledShutdown, { brokerId: victim.server.brokerId, brokerEpoch: -1 }, { version: 0 });
+      expect(v0.errorCode).toBe(31);
+    } finally {
+      await conn.close();
+    }
+    expect(controller.server.controller.ctx.shuttingDownBrokerIds.size).toBe(0);
+    expect((await victim.server.zk.getPartitionState(TOPIC, 0))!.state).toEqual(stateBefore);
+    expect(victim.server.replicaManager.getPartition(TOPIC, 0)!.isLeader).toBe(true);
   });
 });

@@ -4,20 +4,10 @@ import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@gregor/common';
 import { Admin, Connection, KafkaClient } from '@gregor/client';
-import { BatchOffsets, CompressionType, ListOffsets, Produce, encodeRecordBatch } from '@gregor/protocol';
-import { crc32c } from '@node-rs/crc32';
+import { CompressionType, ListOffsets, Produce, encodeRecordBatch } from '@gregor/protocol';
+import { fakeCountBatch } from '../support/decompression-bombs.js';
 import { kcat } from '../support/kcat.js';
 import { removeDir, startBroker, startZooKeeper, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
-
-/** A batch whose header claims 2^31-1 records while holding one (the offsets attack of issue 12), with a valid CRC. */
-function fakeCountBatch(): Buffer {
-  const now = Date.now();
-  const b = encodeRecordBatch({ baseOffset: 0, compression: CompressionType.none, firstTimestamp: now, records: [{ key: null, value: Buffer.from('x'), headers: [], timestamp: now }] });
-  b.writeInt32BE(2 ** 31 - 2, BatchOffsets.lastOffsetDelta);
-  b.writeInt32BE(2 ** 31 - 1, BatchOffsets.recordCount);
-  b.writeUInt32BE(crc32c(b.subarray(BatchOffsets.attributes)) >>> 0, BatchOffsets.crc);
-  return b;
-}
 
 /** Kafka's LogValidator on a real broker: what producers send is walked record by record before it is stored. */
 describe('record validation on the leader', () => {

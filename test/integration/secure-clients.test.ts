@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel, type KafkaConfig } from 'kafkajs';
 import { freePorts, generateCertificates, type CertificateSet } from '@gregor/launcher';
 import { upsertScramUser } from '@gregor/broker';
+import { silentLogger } from '@gregor/common';
+import { ZkClient } from '@gregor/zookeeper';
+import { Connection } from '@gregor/client';
+import { ControlledShutdown, Fetch, LeaderAndIsr, Metadata, StopReplica, UpdateMetadata } from '@gregor/protocol';
 import { kcat } from '../support/kcat.js';
 import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
 
@@ -14,7 +18,8 @@ import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type 
  * certificate's subject); wrong passwords get a clear authentication error; with AclAuthorizer an ACL
  * denying Write makes produce fail with TOPIC_AUTHORIZATION_FAILED while Read keeps working, and
  * group ACLs are enforced the same way. The inter-broker listener is SSL with the broker's own
- * certificate, whose principal is a super user.
+ * certificate, whose principal is a super user. A non-super user (no ClusterAction) sending controller and
+ * replica requests over SASL_SSL is refused, and the broker's partitions are untouched.
  */
 describe('secured listeners with kcat and kafkajs (SASL_SSL, SSL, ACLs)', () => {
   let zk: TestZooKeeper;
@@ -280,4 +285,138 @@ describe('secured listeners with kcat and kafkajs (SASL_SSL, SSL, ACLs)', () => 
       await admin.disconnect();
     }
   }, 60_000);
+  it('with AclAuthorizer, a non-super user over SASL_SSL sending StopReplica, LeaderAndIsr, UpdateMetadata, ControlledShutdown and a replica Fetch is refused; nothing changes', async () => {
+    const server = broker.server;
+    const partition = () => server.replicaManager.getPartition('orders', 0)!;
+    const hw = partition().log!.highWatermark;
+    expect(hw).toBeGreaterThan(0);
+    const stateBefore = (await server.zk.getPartitionState('orders', 0))!.state;
+    expect(stateBefore.leader).toBe(1);
+    const partitionDir = join(broker.logDir, 'orders-0');
+    expect(existsSync(partitionDir)).toBe(true);
+    // A raw client authenticated as alice (Topic Read/Write on "orders", no Cluster ClusterAction).
+    const conn = new Connection({
+      host: '127.0.0.1',
+      port: Number(saslSsl.split(':')[1]),
+      clientId: 'intruder',
+      security: { tls: { ca: ca() }, sasl: { mechanism: 'SCRAM-SHA-512', username: 'alice', password: 'alice-secret' } },
+    });
+    const CLUSTER_AUTHORIZATION_FAILED = 31;
+    const TOPIC_AUTHORIZATION_FAILED = 29;
+    try {
+      await conn.connect();
+      // Kafka's KafkaApis answers each of these with CLUSTER_AUTHORIZATION_FAILED (authorizeClusterOperation) and keeps the connection.
+      const stop = await conn.send(StopReplica, { controllerId: 1, controllerEpoch: 2 ** 31 - 1, deletePartitions: true, ungroupedPartitions: [{ topicName: 'orders', partitionIndex: 0 }] }, { version: 0 });
+      expect(stop).toEqual({ errorCode: CLUSTER_AUTHORIZATION_FAILED, partitionErrors: [{ topicName: 'orders', partitionIndex: 0, errorCode: CLUSTER_AUTHORIZATION_FAILED }] });
+      const stopV3 = await conn.send(StopReplica, { controllerId: 1, controllerEpoch: 2 ** 31 - 1, brokerEpoch: Number(server.brokerEpoch), deletePartitions: true, topics: [{ name: 'orders', partitionIndexes: [0] }] });
+      expect(stopV3.errorCode).toBe(CLUSTER_AUTHORIZATION_FAILED);
+      expect(stopV3.partitionErrors).toEqual([{ topicName: 'orders', partitionIndex: 0, errorCode: CLUSTER_AUTHORIZATION_FAILED }]);
+
+      const lai = await conn.send(
+        LeaderAndIsr,
+        {
+          controllerId: 1,
+          controllerEpoch: 2 ** 31 - 1,
+          ungroupedPartitionStates: [{ topicName: 'orders', partitionIndex: 0, controllerEpoch: 2 ** 31 - 1, leader: 2, leaderEpoch: 1_000_000, isr: [2], zkVersion: 999, replicas: [1, 2] }],
+          liveLeaders: [{ brokerId: 2, hostName: '127.0.0.1', port: 1 }],
+        },
+        { version: 0 },
+      );
+      expect(lai).toEqual({ errorCode: CLUSTER_AUTHORIZATION_FAILED, partitionErrors: [{ topicName: 'orders', partitionIndex: 0, errorCode: CLUSTER_AUTHORIZATION_FAILED }] });
+
+      const um = await conn.send(UpdateMetadata, { controllerId: 1, controllerEpoch: 2 ** 31 - 1, ungroupedPartitionStates: [], liveBrokers: [] }, { version: 0 });
+      expect(um.errorCode).toBe(CLUSTER_AUTHORIZATION_FAILED);
+
+      // Broker 1 is the controller: an accepted ControlledShutdown would mark it as shutting down.
+      const cs = await conn.send(ControlledShutdown, { brokerId: 1, brokerEpoch: Number(server.brokerEpoch) });
+      expect(cs).toMatchObject({ errorCode: CLUSTER_AUTHORIZATION_FAILED, remainingPartitions: [] });
+
+      // A follower fetch (replica id >= 0) past the HW would move the HW; Kafka answers TOPIC_AUTHORIZATION_FAILED per partition.
+      const fetch = await conn.send(Fetch, {
+        replicaId: 2,
+        maxWaitMs: 0,
+        minBytes: 1,
+        maxBytes: 1 << 20,
+        isolationLevel: 0,
+        sessionId: 0,
+        sessionEpoch: -1,
+        topics: [{ topic: 'orders', partitions: [{ partition: 0, currentLeaderEpoch: -1, fetchOffset: hw + 1000, logStartOffset: 0, partitionMaxBytes: 1 << 20 }] }],
+        forgottenTopicsData: [],
+        rackId: '',
+      });
+      expect(fetch.responses[0]!.partitionResponses[0]!).toMatchObject({ partition: 0, errorCode: TOPIC_AUTHORIZATION_FAILED, highWatermark: -1, recordSet: null });
+
+      // Refusals keep the connection: alice's own request is still served on it.
+      const md = await conn.send(Metadata, { topics: [{ name: 'orders' }] });
+      expect(md.topics[0]!).toMatchObject({ name: 'orders', errorCode: 0 });
+    } finally {
+      await conn.close();
+    }
+
+    // Nothing changed: leader, epoch and ISR in ZooKeeper, the log on disk, the HW, the controller's view; every record reads back.
+    expect(existsSync(partitionDir)).toBe(true);
+    expect(partition().isLeader).toBe(true);
+    expect(partition().log!.highWatermark).toBe(hw);
+    expect((await server.zk.getPartitionState('orders', 0))!.state).toEqual(stateBefore);
+    expect(server.controller.ctx.shuttingDownBrokerIds.size).toBe(0);
+    expect(server.metadataCache.aliveBrokers().map((b) => b.id)).toEqual([1]);
+    const c = await kcat([...scramArgs('alice', 'alice-secret'), '-C', '-t', 'orders', '-o', 'beginning', '-e', '-q']);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout.toString().trim().split('\n')).toHaveLength(hw);
+  });
+  it('DeleteAcls (kafkajs admin.deleteAcls) removes exactly the matching ACLs: DescribeAcls and /kafka-acl/Topic/<name> lose them, and the Write is denied', async () => {
+    const zkc = await ZkClient.connect({ connectString: zk.connectString, sessionTimeoutMs: 6000, logger: silentLogger() });
+    const admin = scramJs('admin', 'admin-secret').admin();
+    await admin.connect();
+    const producer = scramJs('alice', 'alice-secret').producer({ retry: { retries: 0 } });
+    const stored = async () => {
+      const node = await zkc.getDataOrNull('/kafka-acl/Topic/ledger');
+      return node && (JSON.parse(node.data.toString()) as { version: number; acls: { principal: string; permissionType: string; operation: string; host: string }[] });
+    };
+    const described = async () =>
+      (await admin.describeAcls({ resourceType: TOPIC, resourceName: 'ledger', resourcePatternType: 3, operation: 1, permissionType: 1 })).resources.flatMap((r) =>
+        r.acls.map((a) => [a.principal, a.operation, a.permissionType]),
+      );
+    try {
+      expect(await admin.createTopics({ topics: [{ topic: 'ledger', numPartitions: 1 }], waitForLeaders: true })).toBe(true);
+      await grant(ALICE, TOPIC, 'ledger', [WRITE]);
+      await grant(BOB, TOPIC, 'ledger', [READ]);
+      expect((await stored())!.acls.map((a) => `${a.principal} ${a.permissionType} ${a.operation}`).sort()).toEqual(['User:alice Allow Write', 'User:bob Allow Read']);
+      await producer.connect();
+      const [ok] = await producer.send({ topic: 'ledger', messages: [{ value: 'before-delete' }] });
+      expect(ok!.errorCode).toBe(0);
+
+      // A filter matching alice's Write only.
+      const deleted = await admin.deleteAcls({ filters: [{ resourceType: TOPIC, resourceName: 'ledger', resourcePatternType: 3, principal: ALICE, host: '*', operation: WRITE, permissionType: 3 }] });
+      expect(deleted.filterResponses).toHaveLength(1);
+      expect(deleted.filterResponses[0]!.errorCode).toBe(0);
+      expect(deleted.filterResponses[0]!.matchingAcls).toEqual([
+        expect.objectContaining({ errorCode: 0, resourceType: TOPIC, resourceName: 'ledger', resourcePatternType: 3, principal: ALICE, host: '*', operation: WRITE, permissionType: 3 }),
+      ]);
+      expect(await described()).toEqual([[BOB, READ, 3]]);
+      expect((await stored())!.acls).toEqual([{ principal: BOB, permissionType: 'Allow', operation: 'Read', host: '*' }]);
+      // The decision follows at once: alice's Write (and the Describe it implied) is gone.
+      expect(errorType(await producer.send({ topic: 'ledger', messages: [{ value: 'after-delete' }] }).catch((e: unknown) => e))).toBe('TOPIC_AUTHORIZATION_FAILED');
+
+      // A filter matching any principal, operation and permission (pattern MATCH) takes the rest; the znode goes with its last ACL.
+      const rest = await admin.deleteAcls({ filters: [{ resourceType: TOPIC, resourceName: 'ledger', resourcePatternType: 2, operation: 1, permissionType: 1 }] });
+      expect(rest.filterResponses[0]!.matchingAcls.map((a) => [a.principal, a.operation])).toEqual([[BOB, READ]]);
+      expect(await described()).toEqual([]);
+      expect(await stored()).toBeNull();
+      // Other resources' ACLs are untouched: alice still writes "orders" (a fresh producer: kafkajs refuses any
+      // metadata answer naming a denied topic, and the first one has "ledger" among its topics).
+      const other = scramJs('alice', 'alice-secret').producer({ retry: { retries: 0 } });
+      await other.connect();
+      try {
+        const [still] = await other.send({ topic: 'orders', messages: [{ value: 'still-allowed' }] });
+        expect(still!.errorCode).toBe(0);
+      } finally {
+        await other.disconnect();
+      }
+    } finally {
+      await producer.disconnect();
+      await admin.disconnect();
+      await zkc.close();
+    }
+  });
 });
