@@ -12,6 +12,7 @@ import {
   responseHeaderFlexible,
   type ApiDefinition,
 } from '@gregor/protocol';
+import { DirectFrameReceiver } from './direct-frame-receiver.js';
 import { AuthenticationError, NetworkError, NoCommonVersionError } from './errors.js';
 import { type ClientSecurity } from './security/client-security.js';
 import { saslAuthenticate } from './security/sasl-client.js';
@@ -137,18 +138,14 @@ export class Connection {
     const tlsOptions = this.#security?.tls;
     const socket = tlsOptions
       ? tls.connect({ ...tlsOptions, host: this.host, port: this.port, ...(tlsOptions.servername === undefined && net.isIP(this.host) === 0 ? { servername: this.host } : {}) })
-      : net.connect({ host: this.host, port: this.port, noDelay: true });
-    if (tlsOptions) socket.setNoDelay(true);
+      : net.connect({ host: this.host, port: this.port, noDelay: true, onread: this.#directReads() });
+    if (tlsOptions) {
+      socket.setNoDelay(true);
+      const frames = new FrameReader({ maxFrameBytes: this.#maxFrameBytes });
+      socket.on('data', (chunk: Buffer) => this.#onFrames(() => frames.push(chunk)));
+    }
     this.#socket = socket;
     let secured = !tlsOptions;
-    const frames = new FrameReader({ maxFrameBytes: this.#maxFrameBytes });
-    socket.on('data', (chunk: Buffer) => {
-      try {
-        for (const frame of frames.push(chunk)) this.#onFrame(frame);
-      } catch (error) {
-        this.#fail(new NetworkError(`bad response stream from ${this.address}: ${(error as Error).message}`, { cause: error }));
-      }
-    });
     socket.on('error', (error) =>
       this.#fail(
         !secured && isTlsFailure(error)
@@ -183,6 +180,26 @@ export class Connection {
       throw error;
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** A plain socket reads responses straight into their frames' memory (see DirectFrameReceiver). */
+  #directReads(): net.OnReadOpts {
+    const receiver = new DirectFrameReceiver(this.#maxFrameBytes);
+    return {
+      buffer: () => receiver.nextBuffer(),
+      callback: (nread: number) => {
+        this.#onFrames(() => receiver.onRead(nread));
+        return true;
+      },
+    };
+  }
+
+  #onFrames(read: () => Buffer[]): void {
+    try {
+      for (const frame of read()) this.#onFrame(frame);
+    } catch (error) {
+      this.#fail(new NetworkError(`bad response stream from ${this.address}: ${(error as Error).message}`, { cause: error }));
     }
   }
 
