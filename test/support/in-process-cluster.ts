@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createLogger, silentLogger } from '@gregor/common';
 import { buildBrokerConfig, KafkaServer } from '@gregor/broker';
 import { freePort, ZooKeeperNode } from '@gregor/launcher';
+import type { SegmentIo } from '@gregor/storage';
 
 export interface TestZooKeeper {
   node: ZooKeeperNode;
@@ -35,8 +36,8 @@ export interface TestBroker {
   stop(): Promise<void>;
 }
 
-/** A broker on a free port with its own log dir; extra settings use Kafka's names. */
-export async function startBroker(zk: TestZooKeeper, brokerId: number, props: Record<string, string> = {}, logDir?: string): Promise<TestBroker> {
+/** A broker on a free port with its own log dir; extra settings use Kafka's names. `segmentIo` wraps its segments' file calls. */
+export async function startBroker(zk: TestZooKeeper, brokerId: number, props: Record<string, string> = {}, logDir?: string, options: { segmentIo?: SegmentIo } = {}): Promise<TestBroker> {
   const dir = logDir ?? mkdtempSync(join(tmpdir(), `gregor-it-broker-${brokerId}-`));
   const port = props.port ? Number(props.port) : await freePort();
   const { port: _ignored, ...rest } = props;
@@ -55,7 +56,7 @@ export async function startBroker(zk: TestZooKeeper, brokerId: number, props: Re
     ),
   );
   const logger = process.env.TEST_LOG ? createLogger(`broker-${brokerId}`, { level: process.env.TEST_LOG }) : silentLogger();
-  const server = new KafkaServer(config, { logger });
+  const server = new KafkaServer(config, { logger, ...options });
   await server.startup();
   return {
     server,

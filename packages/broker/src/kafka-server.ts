@@ -1,6 +1,6 @@
 import { createLogger, type Logger } from '@gregor/common';
 import { KafkaController, KafkaZkControllerStore } from '@gregor/controller';
-import { LogDirFailureChannel, ReadBufferPool, type LogCleaner, type LogManager } from '@gregor/storage';
+import { LogDirFailureChannel, ReadBufferPool, type LogCleaner, type LogManager, type SegmentIo } from '@gregor/storage';
 import type { GroupCoordinator } from '@gregor/coordinator'; // group coordinator
 import { startGroupCoordinator } from './coordinator/group-coordinator-setup.js'; // group coordinator
 import { startLogCleaner } from './log-cleaner-setup.js'; // group coordinator (log compaction)
@@ -82,10 +82,15 @@ export class KafkaServer {
   #shutdown: Promise<void> | null = null;
 
   readonly #halt: () => void;
+  readonly #segmentIo: SegmentIo | undefined;
 
-  /** `halt`: what happens when every log dir failed (Kafka's Exit.halt(1); in-process tests pass their own). */
-  constructor(config: BrokerConfig, opts: { logger?: Logger; halt?: () => void } = {}) {
+  /**
+   * `halt`: what happens when every log dir failed (Kafka's Exit.halt(1); in-process tests pass their own).
+   * `segmentIo`: the segments' file calls (default node:fs; in-process tests wrap it, e.g. to count fsyncs).
+   */
+  constructor(config: BrokerConfig, opts: { logger?: Logger; halt?: () => void; segmentIo?: SegmentIo } = {}) {
     this.config = config;
+    this.#segmentIo = opts.segmentIo;
     this.log = opts.logger ?? createLogger('gregor-broker', { bindings: { brokerId: config.brokerId } });
     this.#halt = opts.halt ?? (() => process.exit(1));
   }
@@ -132,7 +137,7 @@ export class KafkaServer {
     await this.dynamicConfig.load(this.zk);
 
     const logDirFailures = new LogDirFailureChannel(this.log.child({ component: 'log-dir-failure' }));
-    this.logManager = createLogManager(cfg, this.clusterId, logDirFailures, this.log.child({ component: 'log' }));
+    this.logManager = createLogManager(cfg, this.clusterId, logDirFailures, this.log.child({ component: 'log' }), this.#segmentIo);
     // Loading yields to the event loop: the ZooKeeper session above keeps its heartbeats while thousands of logs load.
     await this.logManager.startupAsync();
 

@@ -1,9 +1,9 @@
 import type { Logger } from '@gregor/common';
-import { LogManager, type LogDirFailureChannel } from '@gregor/storage';
+import { LogManager, type LogDirFailureChannel, type SegmentIo } from '@gregor/storage';
 import type { BrokerConfig } from './config/broker-config.js';
 
 /** The LogManager of log.dirs, with the broker's log.* defaults (a topic's overrides come with its LeaderAndIsr). */
-export function createLogManager(cfg: BrokerConfig, clusterId: string, logDirFailures: LogDirFailureChannel, logger: Logger): LogManager {
+export function createLogManager(cfg: BrokerConfig, clusterId: string, logDirFailures: LogDirFailureChannel, logger: Logger, io?: SegmentIo): LogManager {
   return new LogManager({
     logDirs: cfg.logDirs,
     defaultConfig: {
@@ -27,5 +27,6 @@ export function createLogManager(cfg: BrokerConfig, clusterId: string, logDirFai
     producerIdExpirationMs: cfg.producerIdExpirationMs,
     producerIdExpirationCheckIntervalMs: cfg.producerIdExpirationCheckIntervalMs,
     logDirFailureChannel: logDirFailures,
+    ...(io ? { io } : {}),
   });
 }

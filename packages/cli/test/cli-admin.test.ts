@@ -190,4 +190,18 @@ describe('gregor admin commands against broker processes', () => {
     expect((await ok(['topics', '--alter', '--topic', 'purge', '--partitions', '3', ...b])).stdout).toContain('Topic purge now has 3 partitions.');
     expect((await ok(['topics', '--describe', '--topic', 'purge', ...b])).stdout).toContain('Topic: purge\tPartitionCount: 3\tReplicationFactor: 2');
   }, 90_000);
+
+  it('produce --header: every record carries the headers in order, a repeated key twice (kcat %h and consume --format json)', async () => {
+    await ok(['topics', '--create', '--topic', 'headers', '--partitions', '1', '--replication-factor', '2', ...b]);
+    await ok(['produce', '--topic', 'headers', '--header', 'a=1', '--header', 'a=2', '--header', 'b=x', '--header', 'empty=', ...b], { input: 'one\ntwo\n' });
+    const read = await kcat(['-b', cluster.bootstrap(), '-C', '-t', 'headers', '-o', 'beginning', '-c', '2', '-e', '-f', '%s|%h\n']);
+    expect(read.stdout.toString().trim().split('\n')).toEqual(['one|a=1,a=2,b=x,empty=', 'two|a=1,a=2,b=x,empty=']);
+    const json = await ok(['consume', '--topic', 'headers', '--offset', 'earliest', '--max', '2', '--format', 'json', ...b]);
+    const records = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { value: string; headers: { key: string; value: string }[] });
+    const expected = [{ key: 'a', value: '1' }, { key: 'a', value: '2' }, { key: 'b', value: 'x' }, { key: 'empty', value: '' }];
+    expect(records.map((r) => [r.value, r.headers])).toEqual([['one', expected], ['two', expected]]);
+    const bad = await gregor(['produce', '--topic', 'headers', '--header', 'novalue', ...b], { input: 'three\n' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--header takes key=value, got "novalue"');
+  }, 60_000);
 });

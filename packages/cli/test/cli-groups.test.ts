@@ -117,9 +117,16 @@ describe('gregor groups against kcat -G, kafkajs and ZooKeeper connector groups'
   }, 120_000);
 
   it('list shows the coordinator groups (and their states), --zookeeper the connector groups', async () => {
-    const listed = (await ok(['groups', '--list', ...b])).stdout.trim().split('\n');
+    const list = await ok(['groups', '--list', ...b]);
+    const listed = list.stdout.trim().split('\n');
     expect(listed).toEqual(expect.arrayContaining(['g-kcat', 'g-kjs', 'g-cli']));
     expect(listed).not.toContain('g-zk');
+    // The connector's groups are not on a coordinator: a hint on stderr says where they are; stdout is only names.
+    expect(list.stderr.trim()).toBe('(coordinator groups; add --zookeeper <connect> for ZooKeeper consumer connector groups)');
+    expect(list.stdout).not.toContain('--zookeeper');
+    const json = await ok(['groups', '--list', '--format', 'json', ...b]);
+    expect(JSON.parse(json.stdout)).toEqual(expect.arrayContaining(['g-kcat', 'g-kjs', 'g-cli']));
+    expect(json.stderr).toContain('add --zookeeper <connect>');
     const states = (await ok(['groups', '--list', '--state', ...b])).stdout;
     expect(tableRows(states, 'g-kjs')).toEqual([['g-kjs', 'Stable']]);
     expect(tableRows(states, 'g-kcat')).toEqual([['g-kcat', 'Empty']]);
@@ -127,7 +134,9 @@ describe('gregor groups against kcat -G, kafkajs and ZooKeeper connector groups'
     expect(filtered).toMatch(/^GROUP\s+STATE/);
     expect(tableRows(filtered, 'g-kcat')).toEqual([['g-kcat', 'Empty']]);
     expect(tableRows(filtered, 'g-kjs')).toEqual([]);
-    expect((await ok(['groups', 'list', ...z])).stdout.trim().split('\n')).toEqual(['g-zk']);
+    const zkList = await ok(['groups', 'list', ...z]);
+    expect(zkList.stdout.trim().split('\n')).toEqual(['g-zk']);
+    expect(zkList.stderr).not.toContain('add --zookeeper');
   }, 60_000);
 
   it("describe: Kafka's columns, committed offsets, log end offsets and lag; members and state", async () => {

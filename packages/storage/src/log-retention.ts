@@ -45,6 +45,8 @@ export function segmentsBelowLogStart(segments: readonly LogSegment[], logStartO
 /** Files of deleted segments (`*.deleted`) removed after `file.delete.delay.ms`; each timer owned here and cleared on close. */
 export class DelayedFileDeletes {
   readonly #pending = new Map<NodeJS.Timeout, string[]>();
+  /** Files whose asynchronous unlink has not finished yet. */
+  readonly #unlinking = new Set<string>();
   readonly #logger: Logger;
 
   constructor(logger: Logger) {
@@ -53,26 +55,39 @@ export class DelayedFileDeletes {
 
   schedule(paths: string[], delayMs: number): void {
     if (delayMs <= 0) {
-      for (const path of paths) rmSync(path, { force: true });
+      this.#unlink(paths);
       return;
     }
     const timer = setTimeout(() => {
       this.#pending.delete(timer);
-      // Off the event loop: unlinking a large segment can take long enough to be felt by every request.
-      for (const path of paths) {
-        rm(path, { force: true }).catch((err: unknown) => this.#logger.error({ err, path }, 'deleting a segment file failed'));
-      }
+      this.#unlink(paths);
     }, delayMs);
     timer.unref();
     this.#pending.set(timer, paths);
   }
 
-  /** Pending deletions finish now (the log is closing). */
+  /** Off the event loop: unlinking a large segment can take long enough to be felt by every request. */
+  #unlink(paths: string[]): void {
+    for (const path of paths) {
+      this.#unlinking.add(path);
+      rm(path, { force: true })
+        .catch((err: unknown) => this.#logger.error({ err, path }, 'deleting a segment file failed'))
+        .finally(() => this.#unlinking.delete(path));
+    }
+  }
+
+  /**
+   * Pending deletions finish now (the log is closing). Synchronous on purpose: LocalLog.close() is, and its callers
+   * (LogManager's shutdown, deleteLog, a failed log dir) go on at once, e.g. renaming or leaving the directory; a
+   * closed log leaves none of its files behind. Only the files deleted within the last file.delete.delay.ms are left
+   * here. Files still being unlinked asynchronously are removed too (unlinking a gone file with force is a no-op).
+   */
   finishAll(): void {
     for (const [timer, paths] of this.#pending) {
       clearTimeout(timer);
       for (const path of paths) rmSync(path, { force: true });
     }
     this.#pending.clear();
+    for (const path of this.#unlinking) rmSync(path, { force: true });
   }
 }

@@ -382,6 +382,28 @@ describe('PartitionLog retention', () => {
   });
 });
 
+describe('PartitionLog: deleted segment files leave off the event loop', () => {
+  it('with fileDeleteDelayMs 0 the unlink is asynchronous: the .deleted files are still there when the call returns, gone soon after', async () => {
+    const log = openLog({ segmentBytes: 700, retentionBytes: 0, fileDeleteDelayMs: 0 });
+    for (let i = 0; i < 4; i++) log.appendAsLeader(simpleBatch(2, 100), 0);
+    log.updateHighWatermark(log.logEndOffset);
+    expect(log.deleteOldSegments(Date.now())).toBeGreaterThan(0);
+    expect(readdirSync(log.dir).some((f) => f.endsWith('.log.deleted'))).toBe(true);
+    for (let i = 0; i < 100 && readdirSync(log.dir).some((f) => f.endsWith('.deleted')); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(readdirSync(log.dir).some((f) => f.endsWith('.deleted'))).toBe(false);
+  });
+
+  it('close removes the files still waiting for their delay, at once', () => {
+    const log = openLog({ segmentBytes: 700, retentionBytes: 0, fileDeleteDelayMs: 60_000 });
+    for (let i = 0; i < 4; i++) log.appendAsLeader(simpleBatch(2, 100), 0);
+    log.updateHighWatermark(log.logEndOffset);
+    expect(log.deleteOldSegments(Date.now())).toBeGreaterThan(0);
+    expect(readdirSync(log.dir).some((f) => f.endsWith('.log.deleted'))).toBe(true);
+    log.close();
+    expect(readdirSync(log.dir).some((f) => f.endsWith('.deleted'))).toBe(false);
+  });
+});
+
 describe('PartitionLog log start offset (DeleteRecords)', () => {
   it('raises the start up to the high watermark, deletes whole segments below it, keeps the rest readable', () => {
     const log = openLog({ segmentBytes: 700 });

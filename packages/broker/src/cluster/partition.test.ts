@@ -185,6 +185,20 @@ describe('Partition: follower fetch accounting', () => {
   });
 });
 
+describe('Partition: DeleteRecords on the leader', () => {
+  it('raises the log start up to the HW (-1 = the HW), never above it, and only while leading', () => {
+    const { p, log, fetch } = leader([1, 2]);
+    fetch(2, 6);
+    expect(p.deleteRecordsOnLeader(4)).toEqual({ requestedOffset: 4, logStartOffsetMoved: true });
+    expect(p.deleteRecordsOnLeader(2)).toEqual({ requestedOffset: 2, logStartOffsetMoved: false });
+    expect(() => p.deleteRecordsOnLeader(7)).toThrow(expect.objectContaining({ code: ErrorCode.OFFSET_OUT_OF_RANGE }));
+    expect(p.deleteRecordsOnLeader(-1)).toEqual({ requestedOffset: 6, logStartOffsetMoved: true });
+    expect(log.logStartOffset).toBe(6);
+    p.makeFollower({ controllerEpoch: 1, leader: 2, leaderEpoch: 6, isr: [1, 2], zkVersion: 8, replicas: [1, 2, 3] }, log);
+    expect(() => p.deleteRecordsOnLeader(6)).toThrow(expect.objectContaining({ code: ErrorCode.NOT_LEADER_FOR_PARTITION }));
+  });
+});
+
 describe('Partition: the follower log changes only while following the same leader epoch', () => {
   function follower() {
     const p = new Partition<InMemoryLog>('t', 0, { localBrokerId: 1, replicaLagTimeMaxMs: LAG_MS, isrWriter: new DeferredIsrWriter() });

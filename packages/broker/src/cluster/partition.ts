@@ -326,6 +326,17 @@ export class Partition<L extends ReplicaLog = PartitionLog> {
   }
 
   /**
+   * DeleteRecords on the leader (Kafka's Partition.deleteRecordsOnLeader): raises the log start to `offset` (-1 = the
+   * HW); never above the HW (OFFSET_OUT_OF_RANGE). Returns the offset the request waits for and whether the start moved.
+   */
+  deleteRecordsOnLeader(offset: number): { requestedOffset: number; logStartOffsetMoved: boolean } {
+    const log = this.#checkLeader();
+    const requestedOffset = offset === -1 ? log.highWatermark : offset;
+    if (requestedOffset < 0) throw new GregorError(ErrorCode.OFFSET_OUT_OF_RANGE, `offset ${requestedOffset} of ${this.key} is not valid`);
+    return { requestedOffset, logStartOffsetMoved: log.maybeIncrementLogStartOffset(requestedOffset) };
+  }
+
+  /**
    * Kafka's lowWatermarkIfLeader: the smallest log start offset of the leader and of every assigned replica on a live
    * broker (one that has not fetched yet counts as -1). A DeleteRecords is done when it reaches the requested offset.
    */

@@ -88,16 +88,15 @@ export function deleteRecordsOnLocalLog<L extends ReplicaLog>(ctx: LocalWriteCon
   try {
     if (INTERNAL_TOPICS.has(e.topic)) throw new GregorError(ErrorCode.INVALID_TOPIC_EXCEPTION, `cannot delete records of internal topic ${e.topic}`);
     const p = ctx.leaderPartitionOrError(e.topic, e.partition);
-    const log = p.log as L;
     if (!ctx.deleteRecordsAllowed(e.topic)) {
       throw new GregorError(ErrorCode.POLICY_VIOLATION, `records of ${p.key} cannot be deleted: its cleanup.policy has no delete`);
     }
-    const offset = e.offset === -1 ? log.highWatermark : e.offset;
-    if (offset < 0) throw new GregorError(ErrorCode.OFFSET_OUT_OF_RANGE, `offset ${offset} of ${p.key} is not valid`);
-    if (log.maybeIncrementLogStartOffset(offset)) ctx.onLogChanged(p.key);
-    status.requiredOffset = offset;
+    // Partition is the only writer of replica state: it raises the log start.
+    const { requestedOffset, logStartOffsetMoved } = p.deleteRecordsOnLeader(e.offset);
+    if (logStartOffsetMoved) ctx.onLogChanged(p.key);
+    status.requiredOffset = requestedOffset;
     status.lowWatermark = p.lowWatermarkIfLeader(ctx.isBrokerAlive);
-    status.acksPending = status.lowWatermark < offset;
+    status.acksPending = status.lowWatermark < requestedOffset;
   } catch (err) {
     status.errorCode = err instanceof GregorError ? err.code : ErrorCode.KAFKA_STORAGE_ERROR;
     if (!(err instanceof GregorError)) ctx.logger.error({ err, partition: `${e.topic}-${e.partition}` }, 'delete records failed');

@@ -231,6 +231,9 @@ async function planFor(admin: Admin, group: string, spec: ResetSpec, scope: Para
   return plan;
 }
 
+/** What `groups --list` without --zookeeper adds on stderr: the other kind exists but is not listed. */
+export const ZK_GROUPS_HINT = '(coordinator groups; add --zookeeper <connect> for ZooKeeper consumer connector groups)';
+
 function coordinatorKind(admin: Admin): GroupKind {
   return {
     async names() {
@@ -248,6 +251,9 @@ function coordinatorKind(admin: Admin): GroupKind {
         console.log(format === 'json' ? JSON.stringify(rows) : formatGroupStates(rows));
       } else if (format === 'json') console.log(JSON.stringify(names));
       else if (names.length > 0) console.log(names.join('\n'));
+      // Without ZooKeeper the CLI cannot see the connector's groups (they live under /consumers, not on a
+      // coordinator): say so on stderr, whatever the output is, so stdout stays the list scripts parse.
+      console.error(ZK_GROUPS_HINT);
       return listing.errors.length > 0 ? 1 : 0;
     },
     async describe(group, view, verbose, format) {

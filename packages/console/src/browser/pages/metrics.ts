@@ -36,6 +36,11 @@ function sample(traffic: ClusterTraffic, now: number): void {
   }
 }
 
+/** A byte total in binary units; the exact count on hover. */
+function exactBytes(testId: string, n: number | null): HTMLElement {
+  return h('span', { 'data-testid': testId, title: n === null ? null : `${formatNumber(n)} bytes` }, formatBytes(n));
+}
+
 /** Bytes in/out and messages in per broker, from each broker's own counters (GET /v1/metrics/traffic). */
 export async function metricsPage(root: HTMLElement, ctx: PageContext): Promise<void> {
   const status = h('div');
@@ -59,8 +64,8 @@ export async function metricsPage(root: HTMLElement, ctx: PageContext): Promise<
       totals,
       table('traffic', [
         { title: 'Broker', cell: (b) => b.brokerId, num: true },
-        { title: 'Bytes in', cell: (b) => formatBytes(b.bytesIn), num: true },
-        { title: 'Bytes out', cell: (b) => formatBytes(b.bytesOut), num: true },
+        { title: 'Bytes in', cell: (b) => exactBytes(`bytes-in-${b.brokerId}`, b.bytesIn), num: true },
+        { title: 'Bytes out', cell: (b) => exactBytes(`bytes-out-${b.brokerId}`, b.bytesOut), num: true },
         { title: 'Messages in', cell: (b) => h('span', { 'data-testid': `messages-in-${b.brokerId}` }, formatNumber(b.messagesIn)), num: true },
         { title: 'Replication bytes out', cell: (b) => formatBytes(b.replicationBytesOut), num: true },
         { title: 'Now in', cell: (b) => METRICS[0].format(rate(b, 'bytesIn') ?? 0), num: true },
