@@ -235,6 +235,25 @@ export class ComposeCluster {
     return this.kafkaZk.getControllerId();
   }
 
+  /**
+   * Remote ports of the service's established TCP connections (IPv4 and IPv6), from /proc/net/tcp{,6} inside
+   * its container: which broker listeners a client container talks to.
+   */
+  connectedPorts(service: string): number[] {
+    const ps = spawnSync('docker', ['ps', '-q', '--filter', `label=com.docker.compose.project=${this.project}`, '--filter', `label=com.docker.compose.service=${service}`], { encoding: 'utf8', timeout: 30_000 });
+    const id = ps.stdout.trim().split('\n')[0];
+    if (ps.status !== 0 || !id) throw new Error(`no running container for ${service}: ${ps.stderr}`);
+    const r = spawnSync('docker', ['exec', id, 'cat', '/proc/net/tcp', '/proc/net/tcp6'], { encoding: 'utf8', timeout: 30_000 });
+    if (r.status !== 0) throw new Error(`docker exec ${service} cat /proc/net/tcp: ${r.stderr}`);
+    const ports: number[] = [];
+    for (const line of r.stdout.split('\n')) {
+      // sl local_address rem_address st ...: addresses are HEXIP:HEXPORT, state 01 is ESTABLISHED.
+      const f = line.trim().split(/\s+/);
+      if (f[3] === '01' && f[2]?.includes(':')) ports.push(parseInt(f[2].split(':')[1]!, 16));
+    }
+    return ports;
+  }
+
   /** `docker-compose down -v`: containers, network and volumes (the consumers' too). */
   async down(): Promise<void> {
     await this.#zkSession.close().catch(() => {});

@@ -99,6 +99,23 @@ describe('cluster in containers under faults (testcontainers + compose.yaml)', (
     expect(gap).toBeLessThan(ACK_RESUME_MS);
   }
 
+  it('clients inside the compose network use the CLIENT listener (:29092), never the inter-broker one (:19092)', async () => {
+    // The consumer services found the brokers in ZooKeeper and fetch from them: they read records...
+    const read = await waitFor(async () => {
+      const parts = [...(await cluster.consumerPartitions(1)), ...(await cluster.consumerPartitions(2))].filter((p) => p.topic === TOPIC);
+      return parts.some((p) => p.consumedOffset > 0) ? parts : null;
+    }, 60_000, 'consumer services reading');
+    // ...over connections to the brokers' CLIENT listener only (the inter-broker listener takes controller requests).
+    for (const service of ['consumer1', 'consumer2']) {
+      const ports = cluster.connectedPorts(service);
+      note(`listeners: ${service} connected to ports ${[...new Set(ports)].join(', ')}`);
+      expect(ports).toContain(29092);
+      expect(ports).not.toContain(19092);
+      expect(ports).not.toContain(9092);
+    }
+    note(`listeners: consumer services read ${read.map((p) => `${p.partition}@${p.consumedOffset}`).join(' ')} over CLIENT`);
+  }, 90_000);
+
   it('docker kill the leader of partition 0 and start it again, 3 times', async () => {
     for (let round = 1; round <= 3; round++) {
       const before = (await cluster.partitionState(TOPIC, 0))!;

@@ -1,3 +1,4 @@
+import type { ConsumedChunk } from './consumed-chunk.js';
 import type { ConsumedRecord } from './consumed-record.js';
 import type { ConsumeRun } from './consume-run.js';
 
@@ -12,7 +13,8 @@ export class ConsumeIterator implements AsyncIterableIterator<ConsumedRecord> {
   readonly #start: () => Promise<ConsumeRun>;
   readonly #signal: AbortSignal | undefined;
   #run: ConsumeRun | null = null;
-  #batch: ConsumedRecord[] = [];
+  /** The fetched chunks being handed out, each decoding its records as they are asked for. */
+  #chunks: ConsumedChunk[] = [];
   #next = 0;
   #finished = false;
 
@@ -26,7 +28,13 @@ export class ConsumeIterator implements AsyncIterableIterator<ConsumedRecord> {
   }
 
   next(): Promise<IteratorResult<ConsumedRecord>> {
-    if (this.#next < this.#batch.length) return Promise.resolve({ value: this.#batch[this.#next++]!, done: false });
+    let value: ConsumedRecord | undefined;
+    try {
+      value = this.#nextBuffered();
+    } catch (err) {
+      return this.#finish().then(() => Promise.reject(err));
+    }
+    if (value !== undefined) return Promise.resolve({ value, done: false });
     return this.#refill();
   }
 
@@ -44,24 +52,38 @@ export class ConsumeIterator implements AsyncIterableIterator<ConsumedRecord> {
     if (this.#finished) return { value: undefined, done: true };
     try {
       this.#run ??= await this.#start();
-      const batch = await this.#run.nextBatch(this.#signal);
-      if (batch === null) {
-        await this.#finish();
-        return { value: undefined, done: true };
+      for (;;) {
+        const chunks = await this.#run.nextBatch(this.#signal);
+        if (chunks === null) {
+          await this.#finish();
+          return { value: undefined, done: true };
+        }
+        this.#chunks = chunks;
+        this.#next = 0;
+        const value = this.#nextBuffered();
+        if (value !== undefined) return { value, done: false };
       }
-      this.#batch = batch;
-      this.#next = 1;
-      return { value: batch[0]!, done: false };
     } catch (err) {
       await this.#finish();
       throw err;
     }
   }
 
+  /** The next record of the chunks at hand, or undefined when they are used up. */
+  #nextBuffered(): ConsumedRecord | undefined {
+    const chunks = this.#chunks;
+    while (this.#next < chunks.length) {
+      const value = chunks[this.#next]!.next();
+      if (value !== undefined) return value;
+      this.#next++;
+    }
+    return undefined;
+  }
+
   async #finish(): Promise<void> {
     if (this.#finished) return;
     this.#finished = true;
-    this.#batch = [];
+    this.#chunks = [];
     await this.#run?.close();
   }
 }

@@ -1,8 +1,8 @@
 import { CorruptDataError, ErrorCode, GregorError, KafkaProtocolError, backoffMs } from '@gregor/common';
 import { AbortError, AbstractFetcherThread, type Connection, type FetcherOptions, type PartitionFetchState } from '@gregor/net';
-import { decodeRecordSetPrefixWith, type FetchablePartitionResponse } from '@gregor/protocol';
+import type { FetchablePartitionResponse } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
-import { consumedRecordFactory, type ConsumedRecord } from './consumed-record.js';
+import { ConsumedChunk, nextFetchOffset } from './consumed-chunk.js';
 
 /** What `Consumer.consume` reads of one partition. */
 export interface ConsumedPartition {
@@ -42,7 +42,7 @@ export class ConsumeRun {
   /** Partitions waiting for the buffer to drain, or for a leader. */
   readonly #paused = new Set<number>();
   readonly #timers = new Set<NodeJS.Timeout>();
-  #buffer: ConsumedRecord[] = [];
+  #buffer: ConsumedChunk[] = [];
   #failures = 0;
   #error: unknown = null;
   #wake: (() => void) | null = null;
@@ -62,7 +62,7 @@ export class ConsumeRun {
    * flight while the application works through it: per partition at most one response waits in the
    * buffer besides the run being handed out. A ConsumeIterator hands them out one by one.
    */
-  async nextBatch(signal: AbortSignal | undefined): Promise<ConsumedRecord[] | null> {
+  async nextBatch(signal: AbortSignal | undefined): Promise<ConsumedChunk[] | null> {
     for (;;) {
       if (signal?.aborted) throw new AbortError('consume aborted', { cause: signal.reason });
       if (this.#error !== null) throw this.#error;
@@ -196,7 +196,7 @@ export class ConsumeRun {
 
   // ---- called by the fetchers ---------------------------------------------------------------
 
-  /** Decodes a partition's records into the buffer; returns the next fetch offset. */
+  /** Queues a partition's records (decoded later, as they are handed out); returns the next fetch offset. */
   onData(fetcher: ConsumeFetcherThread, fs: PartitionFetchState, data: FetchablePartitionResponse): number {
     const state = this.#active.get(fs.partition);
     if (!state || this.#error !== null) return fs.fetchOffset;
@@ -204,23 +204,13 @@ export class ConsumeRun {
     const recordSet = data.recordSet;
     if (!recordSet || recordSet.length === 0) return fs.fetchOffset;
     // Records before a batch that cannot be decoded are handed out; the run fails once that batch is first.
-    const { batches, error } = decodeRecordSetPrefixWith(recordSet, { maxDecompressedBytes: this.#settings.maxDecompressedBytes }, consumedRecordFactory(this.#topic, fs.partition));
-    if (error && batches.length === 0) {
+    const { nextOffset, error } = nextFetchOffset(recordSet, fs.fetchOffset);
+    if (error && nextOffset === fs.fetchOffset) {
       this.#fail(new CorruptDataError(`fetch ${this.#topic}-${fs.partition} at offset ${fs.fetchOffset}: ${error.message}`, { cause: error }));
       return fs.fetchOffset;
     }
-    let nextOffset = fs.fetchOffset;
-    let delivered = 0;
-    for (const batch of batches) {
-      nextOffset = Math.max(nextOffset, batch.lastOffset + 1);
-      if (batch.isControl) continue; // transaction markers are not application records
-      for (const r of batch.records) {
-        if (r.offset < fs.fetchOffset) continue; // a batch may start before the offset asked for
-        if (r.offset >= state.end) break;
-        this.#buffer.push(r);
-        delivered++;
-      }
-    }
+    const delivered = nextOffset > fs.fetchOffset;
+    if (delivered) this.#buffer.push(new ConsumedChunk(this.#topic, fs.partition, recordSet, fs.fetchOffset, state.end, this.#settings.maxDecompressedBytes));
     if (nextOffset === fs.fetchOffset) {
       // The next batch is larger than partitionMaxBytes: ask for more next time.
       state.partitionMaxBytes = Math.min(state.partitionMaxBytes * 2, Math.max(this.#settings.maxBytes, state.partitionMaxBytes));
@@ -231,7 +221,7 @@ export class ConsumeRun {
     if (state.position >= state.end) {
       this.#active.delete(fs.partition);
       fetcher.removePartitions([fs]);
-    } else if (delivered > 0) {
+    } else if (delivered) {
       // Paused until the iterator takes the buffer (then fetched again while that run is handed out).
       fetcher.removePartitions([fs]);
       this.#paused.add(fs.partition);

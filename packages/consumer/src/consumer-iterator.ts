@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_DECOMPRESSED_BYTES, decodeRecordSetPrefixWith, type DecodedRecordBatch } from '@gregor/protocol';
+import { DEFAULT_MAX_DECOMPRESSED_BYTES, RecordSetCursor } from '@gregor/protocol';
 import { consumedRecordFactory } from '@gregor/client';
 import { CorruptDataError, type Logger } from '@gregor/common';
 import type { ChunkQueue } from './chunk-queue.js';
@@ -10,7 +10,8 @@ import type { PartitionTopicInfo } from './partition-topic-info.js';
 /**
  * Kafka's ConsumerIterator as an async iterator: takes chunks from the stream's queue (waiting at most
  * `consumer.timeout.ms`, then rejecting with ConsumerTimeoutError and staying usable), decodes their
- * batches (deep iteration: compressed batches are expanded), skips records below the partition's
+ * records one at a time as they are asked for (deep iteration: compressed batches are expanded when reached; a
+ * whole chunk decoded at once would keep thousands of records alive per stream), skips records below the partition's
  * consumed offset, and advances `consumedOffset` to offset + 1 for each record it hands out.
  * Iteration ends after shutdown.
  */
@@ -19,11 +20,9 @@ export class ConsumerIterator implements AsyncIterator<MessageAndMetadata> {
   readonly #timeoutMs: number;
   readonly #log: Logger;
   #info: PartitionTopicInfo | null = null;
-  #batches: DecodedRecordBatch<MessageAndMetadata>[] = [];
-  /** A batch of the chunk that cannot be decoded: thrown once the batches before it are handed out. */
-  #failure: CorruptDataError | null = null;
-  #batchIndex = 0;
-  #recordIndex = 0;
+  /** The current chunk's records; it throws when it reaches a batch that cannot be decoded. */
+  #records: RecordSetCursor<MessageAndMetadata> | null = null;
+  #chunkFetchOffset = 0;
   #done = false;
 
   constructor(queue: ChunkQueue, consumerTimeoutMs: number, log: Logger) {
@@ -35,10 +34,7 @@ export class ConsumerIterator implements AsyncIterator<MessageAndMetadata> {
   /** Drops the current chunk (a rebalance took its partition away). */
   clearCurrentChunk(): void {
     this.#info = null;
-    this.#batches = [];
-    this.#failure = null;
-    this.#batchIndex = 0;
-    this.#recordIndex = 0;
+    this.#records = null;
   }
 
   next(): Promise<IteratorResult<MessageAndMetadata>> {
@@ -83,37 +79,36 @@ export class ConsumerIterator implements AsyncIterator<MessageAndMetadata> {
     }
     // A batch may inflate to the larger of the fetch size and 50 MiB; past that it is refused, not inflated.
     // Each record decoded straight into the MessageAndMetadata handed out (one object per record, not two).
-    const { batches, error } = decodeRecordSetPrefixWith(
+    this.#records = new RecordSetCursor(
       chunk.records,
       { maxDecompressedBytes: Math.max(info.fetchSize, DEFAULT_MAX_DECOMPRESSED_BYTES) },
       consumedRecordFactory(info.topic, info.partition),
     );
     this.#info = info;
-    this.#batches = batches;
-    this.#failure = error && new CorruptDataError(`${info.topic}-${info.partition} at fetch offset ${chunk.fetchOffset}: ${error.message}`, { cause: error });
-    this.#batchIndex = 0;
-    this.#recordIndex = 0;
+    this.#chunkFetchOffset = chunk.fetchOffset;
   }
 
   #nextFromChunk(): MessageAndMetadata | undefined {
     const info = this.#info;
-    if (!info) return undefined;
-    while (this.#batchIndex < this.#batches.length) {
-      const batch = this.#batches[this.#batchIndex]!;
-      if (batch.isControl || this.#recordIndex >= batch.records.length) {
-        this.#batchIndex++;
-        this.#recordIndex = 0;
-        continue;
+    const records = this.#records;
+    if (!info || !records) return undefined;
+    for (;;) {
+      let r: MessageAndMetadata | undefined;
+      try {
+        r = records.next();
+      } catch (err) {
+        this.clearCurrentChunk();
+        if (!(err instanceof CorruptDataError)) throw err;
+        throw new CorruptDataError(`${info.topic}-${info.partition} at fetch offset ${this.#chunkFetchOffset}: ${(err as Error).message}`, { cause: err });
       }
-      const r = batch.records[this.#recordIndex++]!;
+      if (r === undefined) {
+        this.clearCurrentChunk();
+        return undefined;
+      }
       if (r.offset < info.consumedOffset) continue; // a batch may start before the fetch offset
       info.consumedOffset = r.offset + 1;
       info.consumedCount++;
       return r;
     }
-    const failure = this.#failure;
-    this.clearCurrentChunk();
-    if (failure) throw failure;
-    return undefined;
   }
 }

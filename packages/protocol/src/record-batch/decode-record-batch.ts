@@ -34,20 +34,7 @@ export function decodeRecordBatch(buf: Buffer, pos = 0, options: DecodeRecordBat
 
 /** decodeRecordBatch, each record built by `make`. */
 export function decodeRecordBatchWith<R>(buf: Buffer, pos: number, options: DecodeRecordBatchOptions, make: RecordFactory<R>): DecodedRecordBatch<R> {
-  const header = options.verifyCrc === false ? readBatchHeader(buf, pos) : validateBatch(buf, pos);
-  const end = pos + header.sizeInBytes;
-  if (end > buf.length) throw new CorruptDataError(`record batch at ${pos} truncated`);
-  let data = buf.subarray(pos + O.records, end);
-  if (header.compression !== CompressionType.none) {
-    const codec = compressionCodec(header.compression);
-    try {
-      data = codec.decompress(data, options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES);
-    } catch (err) {
-      if (err instanceof GregorError && err.code === ErrorCode.UNSUPPORTED_COMPRESSION_TYPE) throw err;
-      throw new CorruptDataError(`record batch at ${pos} (base offset ${header.baseOffset}) cannot be decompressed: ${(err as Error).message}`, { cause: err });
-    }
-  }
-  if (header.recordCount < 0 || header.recordCount > data.length) throw new CorruptDataError(`invalid record count ${header.recordCount}`);
+  const { header, data } = openRecordBatch(buf, pos, options);
   const records: R[] = new Array(header.recordCount);
   // With LogAppendTime the broker's append time (maxTimestamp) applies to every record.
   const logAppendTime = header.timestampType === 1;
@@ -64,6 +51,28 @@ export function decodeRecordBatchWith<R>(buf: Buffer, pos: number, options: Deco
     );
   }
   return { ...header, records };
+}
+
+/**
+ * The batch at `pos`, checked (CRC unless turned off, length, record count) and its records section decompressed
+ * under the cap: what a decoder walks. A CorruptDataError when any of that fails.
+ */
+export function openRecordBatch(buf: Buffer, pos: number, options: DecodeRecordBatchOptions): { header: BatchHeader; data: Buffer } {
+  const header = options.verifyCrc === false ? readBatchHeader(buf, pos) : validateBatch(buf, pos);
+  const end = pos + header.sizeInBytes;
+  if (end > buf.length) throw new CorruptDataError(`record batch at ${pos} truncated`);
+  let data = buf.subarray(pos + O.records, end);
+  if (header.compression !== CompressionType.none) {
+    const codec = compressionCodec(header.compression);
+    try {
+      data = codec.decompress(data, options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES);
+    } catch (err) {
+      if (err instanceof GregorError && err.code === ErrorCode.UNSUPPORTED_COMPRESSION_TYPE) throw err;
+      throw new CorruptDataError(`record batch at ${pos} (base offset ${header.baseOffset}) cannot be decompressed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  if (header.recordCount < 0 || header.recordCount > data.length) throw new CorruptDataError(`invalid record count ${header.recordCount}`);
+  return { header, data };
 }
 
 /** Decodes every batch of a record set (a partial last batch, as fetch responses may end with, is skipped). */

@@ -24,10 +24,12 @@ export {
   decodeRecordSet,
   decodeRecordSetPrefix,
   decodeRecordSetPrefixWith,
+  openRecordBatch,
   type DecodedRecordBatch,
   type DecodeRecordBatchOptions,
   type RecordFactory,
 } from './decode-record-batch.js';
+export { RecordSetCursor } from './record-set-cursor.js';
 export type { RecordInput, RecordHeader, DecodedRecord } from './record.js';
 export {
   LEGACY_LOG_OVERHEAD,
