@@ -7,13 +7,16 @@
 //
 //   npm run build && node bench/single-broker.mjs [--json <file>] [--full]
 //   env: N=200000 (--full: 1000000) ROUNDS=3 PARTITIONS=1 PROFILE=0 DISK_MB=256 (--full: 1024)
+//        TOPIC_COMPRESSION=producer (the topics' compression.type; kcat sends uncompressed, so e.g. zstd makes the
+//        leader recompress every batch)
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Admin, KafkaClient } from '@gregor/client';
 import { fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowS, run, startBench } from './lib/bench.mjs';
 
 const PROFILE = process.env.PROFILE === '1';
-const b = await startBench('single-broker', { env: { N: [200_000, 1_000_000], ROUNDS: 3, PARTITIONS: 1, DISK_MB: [256, 1024] }, params: { recordBytes: 100, acks: 1 } });
+const TOPIC_COMPRESSION = process.env.TOPIC_COMPRESSION ?? 'producer';
+const b = await startBench('single-broker', { env: { N: [200_000, 1_000_000], ROUNDS: 3, PARTITIONS: 1, DISK_MB: [256, 1024] }, params: { recordBytes: 100, acks: 1, topicCompression: TOPIC_COMPRESSION } });
 const { N, ROUNDS, PARTITIONS, DISK_MB } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
 
@@ -47,7 +50,7 @@ const admin = new Admin(client);
 for (let round = 0; round < ROUNDS; round++) {
   const topic = `bench-${round}`;
   // Created before the clock starts: auto-creation on first use would be timed otherwise.
-  const [created] = await admin.createTopics([{ name: topic, numPartitions: PARTITIONS, replicationFactor: 1 }]);
+  const [created] = await admin.createTopics([{ name: topic, numPartitions: PARTITIONS, replicationFactor: 1, configs: { 'compression.type': TOPIC_COMPRESSION } }]);
   if (created.errorCode !== 0) throw new Error(`create ${topic}: ${created.errorMessage}`);
   // kcat -> librdkafka mock broker (ceiling)
   let t = nowS();

@@ -185,6 +185,36 @@ describe('compression codecs (gzip, snappy, lz4, zstd) end to end', () => {
     }
   });
 
+  it('topic compression.type=zstd: kcat writes uncompressed (idempotent), the leader stores zstd keeping producer id and sequences, readers get every record byte-exact, DescribeConfigs shows it', async () => {
+    const topic = 'recompress-zstd';
+    await createTopic(topic, { 'compression.type': 'zstd' });
+    const lines = linesFor('rz');
+    const input = lines.map((l) => `${l.key}\t${l.value}`).join('\n') + '\n';
+    const p = await kcat(['-b', bootstrap, '-P', '-t', topic, '-K', '\t', '-z', 'none', '-X', 'enable.idempotence=true', '-X', 'linger.ms=50', '-X', 'batch.num.messages=400'], input, 120_000);
+    expect(p.code, p.stderr).toBe(0);
+    const log = broker.server.logManager.getLog(topic, 0)!;
+    await waitFor(() => log.highWatermark === N, 15_000, 'high watermark');
+
+    // Read from the segment files: every batch zstd, one producer id, its sequences following each other.
+    const batches = storedBatches(broker.logDir, topic);
+    expect(batches.length).toBeGreaterThan(1);
+    expect(batches.filter((b) => b.compression !== CODEC_TYPE.zstd)).toEqual([]);
+    expect(batches.reduce((n, b) => n + b.records, 0)).toBe(N);
+    expect(new Set(batches.map((b) => b.producerId)).size).toBe(1);
+    expect(batches[0]!.producerId).toBeGreaterThanOrEqual(0);
+    batches.forEach((b, i) => expect(b.baseSequence, `batch at ${b.baseOffset}`).toBe(i === 0 ? 0 : batches[i - 1]!.baseSequence + batches[i - 1]!.records));
+
+    const got = [];
+    for await (const r of new Consumer(client, { maxWaitMs: 50 }).consume({ topic, untilEnd: true })) got.push(r);
+    expectExact(got, lines);
+    const c = await kcat(['-b', bootstrap, '-C', '-t', topic, '-o', 'beginning', '-e', '-q', '-f', '%k\t%s\n'], undefined, 120_000);
+    expect(c.stdout.toString() === lines.map((l) => `${l.key}\t${l.value}\n`).join('')).toBe(true);
+
+    const [described] = await new Admin(client).describeConfigs([{ type: 'topic', name: topic }]);
+    expect(described!.error).toBeNull();
+    expect(described!.entries.find((e) => e.name === 'compression.type')).toMatchObject({ value: 'zstd', source: 'DYNAMIC_TOPIC_CONFIG' });
+  });
+
   it.each(['zstd', 'snappy'] as const)('compaction of a %s topic written by kcat keeps the latest value per key and the codec', async (codec) => {
     const topic = `compact-${codec}`;
     await createTopic(topic, { 'cleanup.policy': 'compact', 'segment.bytes': '4096' });

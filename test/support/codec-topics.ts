@@ -14,6 +14,8 @@ export interface StoredBatch {
   lastOffset: number;
   records: number;
   compression: number;
+  producerId: number;
+  baseSequence: number;
 }
 
 /** Every batch of every segment file of `topic`-`partition` under a broker's log dir, read from disk. */
@@ -24,7 +26,8 @@ export function storedBatches(logDir: string, topic: string, partition = 0): Sto
     const segment = Number(name.slice(0, -4));
     forEachBatch(
       readFileSync(join(dir, name)),
-      (h) => void out.push({ segment, baseOffset: h.baseOffset, lastOffset: h.lastOffset, records: h.recordCount, compression: h.compression }),
+      (h) =>
+        void out.push({ segment, baseOffset: h.baseOffset, lastOffset: h.lastOffset, records: h.recordCount, compression: h.compression, producerId: h.producerId, baseSequence: h.baseSequence }),
       { allowPartialTail: true },
     );
   }

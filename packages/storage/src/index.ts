@@ -1,6 +1,7 @@
 export { PartitionLog, type PartitionLogOptions, type LeaderAppendInfo } from './log.js';
 export { LogManager, type LogManagerOptions, CLEAN_SHUTDOWN_FILE, RECOVERY_POINT_CHECKPOINT_FILE, HIGH_WATERMARK_CHECKPOINT_FILE, LOG_START_OFFSET_CHECKPOINT_FILE } from './log-manager.js';
 export { DEFAULT_LOG_CONFIG, validateLogConfig, type LogConfig } from './log-config.js';
+export { TOPIC_COMPRESSION_TYPES, type TopicCompressionType } from './log-recompress.js';
 export {
   LeaderEpochCache,
   LEADER_EPOCH_CHECKPOINT_FILE,

@@ -1,7 +1,8 @@
-import { Attributes, BatchOffsets, computeBatchCrc, DEFAULT_MAX_DECOMPRESSED_BYTES, splitBatches, type BatchHeader } from '@gregor/protocol';
+import { Attributes, BATCH_LOG_OVERHEAD, BatchOffsets, computeBatchCrc, DEFAULT_MAX_DECOMPRESSED_BYTES, splitBatches, type BatchHeader } from '@gregor/protocol';
 import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
 import type { LogConfig } from './log-config.js';
-import { validateProducerBatch, type RecordValidationConfig } from './log-validator.js';
+import { recompressBatch, targetCompression } from './log-recompress.js';
+import { validateProducerBatch, type RecordValidationConfig, type ValidatedBatch } from './log-validator.js';
 import { NO_PRODUCER_ID } from './producer-state.js';
 
 /**
@@ -17,6 +18,11 @@ export interface LeaderAppendPlan {
   maxTimestamp: number;
   /** The leader's clock for LogAppendTime topics, else -1. */
   logAppendTimeMs: number;
+  /**
+   * The batches rebuilt in the topic's `compression.type` (a new buffer the log owns; `assigned` positions are in
+   * it), or null when every batch is stored in the codec it came in.
+   */
+  rebuilt: Buffer | null;
 }
 
 export function recordValidationConfig(c: LogConfig): RecordValidationConfig {
@@ -37,6 +43,7 @@ function checkSegmentBytes(bytes: number, config: LogConfig): void {
 /**
  * Validates a producer's batches (one scan of the headers, then every record walked, before anything is written)
  * and assigns offsets from `firstOffset` in the headers it returns; the bytes are not touched (stampLeaderAppend).
+ * Batches whose codec is not the topic's `compression.type` are rebuilt into `rebuilt`.
  */
 export function planLeaderAppend(records: Buffer, leaderEpoch: number, firstOffset: number, config: LogConfig, nowMs: number): LeaderAppendPlan {
   const batches = splitBatches(records);
@@ -55,7 +62,7 @@ export function planLeaderAppend(records: Buffer, leaderEpoch: number, firstOffs
   const validation = recordValidationConfig(config);
   // Every record is walked before anything is written (Kafka's LogValidator), so a header's claims
   // (record count, max timestamp) are what the records hold.
-  const trueMaxTimestamps = batches.map((b, i) => validateProducerBatch(records, b, i, nowMs, validation).maxTimestamp);
+  const validated = batches.map((b, i) => validateProducerBatch(records, b, i, nowMs, validation));
   const logAppendTimeMs = validation.timestampType === 'LogAppendTime' ? nowMs : -1;
   const recordTotal = batches.reduce((n, b) => n + b.recordCount, 0);
   // Compared as a difference: firstOffset + recordTotal itself may round above 2^53.
@@ -67,12 +74,43 @@ export function planLeaderAppend(records: Buffer, leaderEpoch: number, firstOffs
   const assigned = batches.map((b, i) => {
     const a: BatchHeader = { ...b, baseOffset: next, lastOffset: next + b.lastOffsetDelta, partitionLeaderEpoch: leaderEpoch };
     if (logAppendTimeMs >= 0) a.maxTimestamp = logAppendTimeMs;
-    else if (trueMaxTimestamps[i]! !== b.maxTimestamp && trueMaxTimestamps[i]! >= 0) a.maxTimestamp = trueMaxTimestamps[i]!;
+    else if (validated[i]!.maxTimestamp !== b.maxTimestamp && validated[i]!.maxTimestamp >= 0) a.maxTimestamp = validated[i]!.maxTimestamp;
     next = a.lastOffset + 1;
     maxTimestamp = Math.max(maxTimestamp, a.maxTimestamp);
     return a;
   });
-  return { assigned, firstOffset, lastOffset: next - 1, maxTimestamp, logAppendTimeMs };
+  const rebuilt = recompressForTopic(records, assigned, validated, config);
+  return { assigned, firstOffset, lastOffset: next - 1, maxTimestamp, logAppendTimeMs, rebuilt };
+}
+
+/**
+ * Topic `compression.type` other than `producer` (Kafka's LogValidator): a batch in another codec is rebuilt in the
+ * topic's, one new batch per batch (so each keeps its own producer id and sequence), and `assigned` is moved onto
+ * the new buffer. As Kafka's Log.append does after a rebuild, a batch that grew past max.message.bytes is refused.
+ */
+function recompressForTopic(records: Buffer, assigned: BatchHeader[], validated: ValidatedBatch[], config: LogConfig): Buffer | null {
+  const targets = assigned.map((a) => targetCompression(config.compressionType, a.compression));
+  if (targets.every((t, i) => t === assigned[i]!.compression)) return null;
+  const parts = assigned.map((a, i) =>
+    targets[i] === a.compression ? records.subarray(a.position, a.position + a.sizeInBytes) : recompressBatch(records, a, validated[i]!.records, targets[i]!, a.maxTimestamp),
+  );
+  let position = 0;
+  for (const [i, a] of assigned.entries()) {
+    const bytes = parts[i]!;
+    if (bytes.length > config.maxMessageBytes) {
+      throw new GregorError(ErrorCode.MESSAGE_TOO_LARGE, `batch of ${bytes.length} bytes in compression.type ${config.compressionType} exceeds max.message.bytes ${config.maxMessageBytes}`);
+    }
+    a.position = position;
+    a.sizeInBytes = bytes.length;
+    a.batchLength = bytes.length - BATCH_LOG_OVERHEAD;
+    a.attributes = bytes.readInt16BE(BatchOffsets.attributes);
+    a.compression = targets[i]!;
+    a.firstTimestamp = Number(bytes.readBigInt64BE(BatchOffsets.firstTimestamp));
+    a.crc = bytes.readUInt32BE(BatchOffsets.crc);
+    position += bytes.length;
+  }
+  checkSegmentBytes(position, config);
+  return Buffer.concat(parts, position);
 }
 
 /**

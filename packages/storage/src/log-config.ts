@@ -1,4 +1,5 @@
 import { ConfigError } from '@gregor/common';
+import { TOPIC_COMPRESSION_TYPES, type TopicCompressionType } from './log-recompress.js';
 
 /** Per-topic log settings (Kafka's topic-level names in camelCase). */
 export interface LogConfig {
@@ -31,6 +32,8 @@ export interface LogConfig {
   messageTimestampDifferenceMaxMs?: number;
   /** `cleanup.policy` includes compact: producers' records must carry keys. Default false. */
   compact?: boolean;
+  /** `compression.type`: the codec the leader stores producers' batches in; `producer` keeps theirs. Default producer. */
+  compressionType?: TopicCompressionType;
 }
 
 export const DEFAULT_LOG_CONFIG: Readonly<Required<LogConfig>> = Object.freeze({
@@ -47,6 +50,7 @@ export const DEFAULT_LOG_CONFIG: Readonly<Required<LogConfig>> = Object.freeze({
   flushMs: Number.MAX_SAFE_INTEGER,
   messageTimestampDifferenceMaxMs: Number.MAX_SAFE_INTEGER,
   compact: false,
+  compressionType: 'producer',
 });
 
 /** Throws ConfigError naming the first invalid setting. */
@@ -59,6 +63,9 @@ export function validateLogConfig(config: LogConfig): void {
   const tsType = config.messageTimestampType;
   if (tsType !== undefined && tsType !== 'CreateTime' && tsType !== 'LogAppendTime') {
     throw new ConfigError(`messageTimestampType must be CreateTime or LogAppendTime, got ${String(tsType)}`);
+  }
+  if (config.compressionType !== undefined && !TOPIC_COMPRESSION_TYPES.includes(config.compressionType)) {
+    throw new ConfigError(`compressionType must be one of ${TOPIC_COMPRESSION_TYPES.join(', ')}, got ${String(config.compressionType)}`);
   }
   const diff = config.messageTimestampDifferenceMaxMs;
   if (diff !== undefined && !(diff >= 0)) throw new ConfigError(`messageTimestampDifferenceMaxMs must be >= 0, got ${diff}`);

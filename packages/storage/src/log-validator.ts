@@ -33,9 +33,11 @@ export interface RecordValidationConfig {
   maxDecompressedBytes: number;
 }
 
-/** What the leader learns from walking a batch: its true max timestamp (CreateTime). */
+/** What the leader learns from walking a batch: its true max timestamp (CreateTime), and its records inflated. */
 export interface ValidatedBatch {
   maxTimestamp: number;
+  /** The records section as walked: decompressed, or a view of the batch's own bytes when uncompressed. */
+  records: Buffer;
 }
 
 /**
@@ -95,5 +97,5 @@ export function validateProducerBatch(records: Buffer, b: BatchHeader, batchNumb
     if (err instanceof RecordWalkError) throw new RecordValidationError(ErrorCode.INVALID_RECORD, `${where}: ${err.message}`);
     throw err;
   }
-  return { maxTimestamp: b.firstTimestamp === -1 ? -1 : maxTimestamp };
+  return { maxTimestamp: b.firstTimestamp === -1 ? -1 : maxTimestamp, records: data.subarray(start, end) };
 }

@@ -165,7 +165,7 @@ export class PartitionLog {
     if (duplicate) {
       return { firstOffset: batchFirstOffset(duplicate), lastOffset: duplicate.lastOffset, maxTimestamp: duplicate.timestamp, logAppendTimeMs: duplicate.timestamp, duplicate: true };
     }
-    const out = options.inPlace ? records : Buffer.from(records);
+    const out = plan.rebuilt ?? (options.inPlace ? records : Buffer.from(records));
     stampLeaderAppend(out, plan, leaderEpoch);
     this.#local.append(out, plan.assigned);
     this.#producerState.update(updates);

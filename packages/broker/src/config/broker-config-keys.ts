@@ -95,6 +95,7 @@ export const KEYS: (ConfigKey & { compat?: boolean })[] = [
   { name: 'log.flush.scheduler.interval.ms', type: 'long', default: null, doc: 'How often logs are checked against flush.ms. Unset = never (Kafka: Long.MAX_VALUE), but gregor checks at least every second, so a topic flush.ms is honoured even then.' },
   { name: 'log.message.timestamp.type', type: 'string', default: 'CreateTime', doc: 'CreateTime keeps producers\' timestamps; LogAppendTime stamps batches with the leader\'s clock.', validate: oneOf('CreateTime', 'LogAppendTime') as never },
   { name: 'log.message.timestamp.difference.max.ms', type: 'long', default: Number.MAX_SAFE_INTEGER, doc: 'CreateTime records further than this from the leader\'s clock are refused with INVALID_TIMESTAMP.', validate: atLeast(0) as never },
+  { name: 'compression.type', type: 'string', default: 'producer', doc: 'Topic default of compression.type: the codec leaders store producers\' batches in (uncompressed, gzip, snappy, lz4, zstd: batches in another codec are recompressed, as Kafka\'s LogValidator does); producer keeps the producer\'s codec.', validate: oneOf('producer', 'uncompressed', 'gzip', 'snappy', 'lz4', 'zstd') as never },
   { name: 'log.message.downconversion.enable', type: 'boolean', default: true, doc: 'false: Fetch v0-3 consumers get UNSUPPORTED_VERSION instead of records down-converted to the old message format (KIP-283); topic default of message.downconversion.enable.' },
   { name: 'log.flush.offset.checkpoint.interval.ms', type: 'int', default: 60000, doc: 'How often recovery points are written.' },
   { name: 'log.cleanup.policy', type: 'list', default: ['delete'], doc: 'delete or compact.' },
@@ -114,7 +115,7 @@ export const KEYS: (ConfigKey & { compat?: boolean })[] = [
     'num.network.threads', 'num.io.threads', 'socket.send.buffer.bytes', 'socket.receive.buffer.bytes',
     'num.recovery.threads.per.data.dir', 'transaction.state.log.replication.factor', 'transaction.state.log.min.isr',
     'num.replica.fetchers',
-    'background.threads', 'compression.type', 'zookeeper.set.acl', 'log.message.format.version',
+    'background.threads', 'zookeeper.set.acl', 'log.message.format.version',
     'inter.broker.protocol.version',
   ].map((name) => ({ name, type: 'string' as const, default: null, doc: 'Accepted for compatibility; no effect.', compat: true })),
 ];

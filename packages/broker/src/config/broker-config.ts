@@ -5,6 +5,7 @@ import { oneOf, parseValue, type ConfigValue } from './config-def.js';
 import { BY_NAME, KEYS } from './broker-config-keys.js';
 import { buildSecurityConfig, isListenerScopedSetting, parseProtocolMap, type BrokerSecurityConfig } from './security-config.js';
 import type { SecurityProtocol, SslStoreSettings } from '@gregor/net';
+import type { TopicCompressionType } from '@gregor/storage';
 
 export { brokerConfigDocs, brokerConfigKey, knownConfigNames } from './broker-config-keys.js';
 export { propertiesFromEnv, propertiesFromOverrides, readPropertiesFile } from './config-sources.js';
@@ -87,6 +88,8 @@ export interface BrokerConfig {
   logMessageTimestampType: 'CreateTime' | 'LogAppendTime';
   logMessageTimestampDifferenceMaxMs: number;
   logMessageDownconversionEnable: boolean;
+  /** compression.type (topic default): the codec leaders store batches in; producer keeps theirs. */
+  compressionType: TopicCompressionType;
   producerIdExpirationMs: number;
   producerIdExpirationCheckIntervalMs: number;
   httpHost: string;
@@ -252,6 +255,7 @@ export function buildBrokerConfig(...sources: Map<string, string>[]): BrokerConf
     logMessageTimestampType: get('log.message.timestamp.type'),
     logMessageTimestampDifferenceMaxMs: get('log.message.timestamp.difference.max.ms'),
     logMessageDownconversionEnable: get('log.message.downconversion.enable'),
+    compressionType: get('compression.type'),
     producerIdExpirationMs: get('producer.id.expiration.ms'),
     producerIdExpirationCheckIntervalMs: get('producer.id.expiration.check.interval.ms'),
     httpHost,

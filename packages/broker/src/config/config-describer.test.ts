@@ -60,8 +60,8 @@ describe('DescribeConfigs synonyms and sources', () => {
       ],
     });
     expect(segment).toMatchObject({ value: '1073741824', configSource: ConfigSource.DEFAULT_CONFIG, configType: ConfigDataType.INT });
-    // a synonym gregor's broker has no value for falls back to Kafka's topic default
-    expect(compression).toMatchObject({ value: 'producer', configSource: ConfigSource.DEFAULT_CONFIG, synonyms: [] });
+    // the broker's compression.type (default producer) is the topic default, as in Kafka
+    expect(compression).toMatchObject({ value: 'producer', configSource: ConfigSource.DEFAULT_CONFIG, synonyms: [{ name: 'compression.type', value: 'producer', source: 5 }] });
   });
 
   it('topic: every topic config by default, derived values (retention from hours, roll from hours) and no synonyms unless asked', () => {

@@ -1,5 +1,5 @@
 import { ConfigError } from '@gregor/common';
-import type { LogConfig } from '@gregor/storage';
+import type { LogConfig, TopicCompressionType } from '@gregor/storage';
 import type { BrokerConfig } from './broker-config.js';
 import { atLeast, formatValue, oneOf, parseValue, type ConfigKey, type ConfigValue } from './config-def.js';
 
@@ -29,7 +29,7 @@ const TOPIC_KEYS: TopicKey[] = [
   { name: 'min.cleanable.dirty.ratio', type: 'double', default: 0.5, synonym: 'log.cleaner.min.cleanable.ratio', doc: 'Compaction trigger.', supported: false },
   { name: 'message.timestamp.type', type: 'string', default: 'CreateTime', synonym: 'log.message.timestamp.type', doc: 'CreateTime or LogAppendTime.', validate: oneOf('CreateTime', 'LogAppendTime') as never, supported: true },
   { name: 'message.timestamp.difference.max.ms', type: 'long', default: LONG_MAX, synonym: 'log.message.timestamp.difference.max.ms', doc: 'Allowed timestamp skew.', validate: atLeast(0) as never, supported: true },
-  { name: 'compression.type', type: 'string', default: 'producer', synonym: 'compression.type', doc: 'producer (stored as sent).', validate: oneOf('producer', 'uncompressed', 'gzip', 'snappy', 'lz4', 'zstd') as never, supported: false },
+  { name: 'compression.type', type: 'string', default: 'producer', synonym: 'compression.type', doc: 'producer: batches stored as sent; uncompressed, gzip, snappy, lz4, zstd: the leader recompresses batches in another codec.', validate: oneOf('producer', 'uncompressed', 'gzip', 'snappy', 'lz4', 'zstd') as never, supported: true },
   { name: 'flush.messages', type: 'long', default: LONG_MAX, synonym: 'log.flush.interval.messages', doc: 'fsync the log once this many messages are unflushed, before the append is answered.', validate: atLeast(0) as never, supported: true },
   { name: 'flush.ms', type: 'long', default: LONG_MAX, synonym: 'log.flush.interval.ms', doc: 'fsync the log when it has unflushed messages and its last flush is this old.', validate: atLeast(0) as never, supported: true },
   { name: 'preallocate', type: 'boolean', default: false, synonym: 'log.preallocate', doc: 'Preallocate segment files.', supported: false },
@@ -108,6 +108,7 @@ const FROM_BROKER: Record<string, (b: BrokerConfig) => ConfigValue> = {
   'file.delete.delay.ms': (b) => b.logSegmentDeleteDelayMs,
   'message.timestamp.type': (b) => b.logMessageTimestampType,
   'message.downconversion.enable': (b) => b.logMessageDownconversionEnable,
+  'compression.type': (b) => b.compressionType,
 };
 
 /** The effective settings of one topic: its overrides over the broker's defaults. */
@@ -142,6 +143,7 @@ export function effectiveTopicConfig(broker: BrokerConfig, overrides: Record<str
       // Long.MAX (Kafka's default) is beyond any clock difference: off.
       messageTimestampDifferenceMaxMs: Math.min(num('message.timestamp.difference.max.ms') ?? broker.logMessageTimestampDifferenceMaxMs, Number.MAX_SAFE_INTEGER),
       compact: policy.includes('compact'),
+      compressionType: (overrides['compression.type'] as TopicCompressionType | undefined) ?? broker.compressionType,
     },
     minInsyncReplicas: num('min.insync.replicas') ?? broker.minInsyncReplicas,
     uncleanLeaderElectionEnable:
