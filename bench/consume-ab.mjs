@@ -16,7 +16,7 @@ const [A, B, kind = 'consumer', rounds = '4'] = args;
 if (!A || !B) throw new Error('usage: node bench/consume-ab.mjs <checkoutA> <checkoutB> [consumer|reader] [rounds]');
 const N = 1_000_000;
 const b = await startBench('consume-ab', { params: { a: resolve(A), b: resolve(B), kind, rounds: Number(rounds), N, recordBytes: 100 } });
-const { bootstrap } = await b.singleBroker();
+const { bootstrap } = await b.singleBroker({ 'offsets.topic.replication.factor': '1' }); // the Reader's group needs a coordinator
 const client = new KafkaClient({ brokers: bootstrap });
 await createTopicRetrying(new Admin(client), 'ab', 1);
 await client.close();

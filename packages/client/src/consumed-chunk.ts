@@ -14,6 +14,7 @@ export class ConsumedChunk {
   readonly #from: number;
   readonly #end: number;
   readonly #records: RecordSetCursor<ConsumedRecord>;
+  #position: number;
   #done = false;
 
   constructor(topic: string, partition: number, recordSet: Buffer, from: number, end: number, maxDecompressedBytes: number) {
@@ -21,7 +22,13 @@ export class ConsumedChunk {
     this.partition = partition;
     this.#from = from;
     this.#end = end;
+    this.#position = from;
     this.#records = new RecordSetCursor(recordSet, { maxDecompressedBytes }, consumedRecordFactory(topic, partition));
+  }
+
+  /** The offset after the last record handed out (`from` before the first): where to read again after a failure. */
+  get position(): number {
+    return this.#position;
   }
 
   /** The next record, or undefined once the chunk is exhausted (or reached `end`). */
@@ -36,7 +43,10 @@ export class ConsumedChunk {
         throw new CorruptDataError(`fetch ${this.topic}-${this.partition} at offset ${this.#from}: ${err.message}`, { cause: err });
       }
       if (r === undefined || r.offset >= this.#end) break;
-      if (r.offset >= this.#from) return r;
+      if (r.offset >= this.#from) {
+        this.#position = r.offset + 1;
+        return r;
+      }
     }
     this.#done = true;
     return undefined;

@@ -21,13 +21,29 @@ export class MessageQueue<T> {
   }
 
   /** Queues `items` in order, waiting for space as needed; false (the rest dropped) when `signal` aborts first. */
-  async pushMany(items: readonly T[], signal: AbortSignal): Promise<boolean> {
+  pushMany(items: readonly T[], signal: AbortSignal): Promise<boolean> {
     let i = 0;
-    while (i < items.length) {
+    return this.pushFrom(() => items[i++], signal);
+  }
+
+  /**
+   * Queues what `next` hands out (until undefined) in order, taking the next item only when there is room for it,
+   * so a lazily decoded source keeps no more items alive than the queue holds; false (the rest left) when `signal`
+   * aborts first. An error thrown by `next` rejects, with the items before it queued.
+   */
+  async pushFrom(next: () => T | undefined, signal: AbortSignal): Promise<boolean> {
+    let item = next();
+    while (item !== undefined) {
       if (signal.aborted) return false;
-      while (i < items.length && this.#takers.length > 0) this.#takers.shift()!.resolve(items[i++]!);
-      while (i < items.length && this.size < this.capacity) this.#items.push(items[i++]!);
-      if (i < items.length) await this.#waitForSpace(signal);
+      while (item !== undefined && this.#takers.length > 0) {
+        this.#takers.shift()!.resolve(item);
+        item = next();
+      }
+      while (item !== undefined && this.size < this.capacity) {
+        this.#items.push(item);
+        item = next();
+      }
+      if (item !== undefined) await this.#waitForSpace(signal);
     }
     return !signal.aborted;
   }

@@ -1,8 +1,8 @@
 import { CorruptDataError, ErrorCode, GregorError, KafkaProtocolError, backoffMs, sleep, type Logger } from '@gregor/common';
 import { AbstractFetcherThread, type Connection, type FetcherOptions, type PartitionFetchState } from '@gregor/net';
-import { decodeRecordSetPrefixWith, type FetchablePartitionResponse } from '@gregor/protocol';
+import type { FetchablePartitionResponse } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
-import { consumedRecordFactory, type ConsumedRecord } from './consumed-record.js';
+import { ConsumedChunk, nextFetchOffset } from './consumed-chunk.js';
 
 export interface ReaderPartitionSettings {
   maxWaitMs: number;
@@ -13,8 +13,11 @@ export interface ReaderPartitionSettings {
 }
 
 export interface ReaderPartitionHooks {
-  /** Queues fetched records, waiting for room; false when the generation ended first. */
-  deliver(records: ConsumedRecord[], signal: AbortSignal): Promise<boolean>;
+  /**
+   * Queues fetched records (decoded as the queue takes them), waiting for room; false when the generation ended
+   * first. Rejects with a CorruptDataError at a batch that cannot be decoded, the records before it queued.
+   */
+  deliver(records: ConsumedChunk, signal: AbortSignal): Promise<boolean>;
   /** A batch at the position cannot be decoded: waiting fetchMessage() calls hear it. */
   corrupt(error: CorruptDataError): void;
   /** The position to start from when there is none (no committed offset, or out of range). */
@@ -43,6 +46,7 @@ export class ReaderPartitionFetch {
   #failures = 0;
   /** Records being queued (the partition fetches on meanwhile, one response ahead). */
   #delivering: Promise<boolean> | null = null;
+  #lastCorrupt: CorruptDataError | null = null;
 
   constructor(client: KafkaClient, topic: string, partition: number, start: number, settings: ReaderPartitionSettings, hooks: ReaderPartitionHooks, log: Logger) {
     this.#client = client;
@@ -131,27 +135,15 @@ export class ReaderPartitionFetch {
       return position;
     }
     // Records before a batch that cannot be decoded are handed out; the partition stops at that batch.
-    const { batches, error } = decodeRecordSetPrefixWith(recordSet, { maxDecompressedBytes: this.#settings.maxDecompressedBytes }, consumedRecordFactory(this.#topic, this.#partition));
-    if (error && batches.length === 0) {
-      const corrupt = new CorruptDataError(`fetch ${this.#topic}-${this.#partition} at offset ${position}: ${error.message}`, { cause: error });
-      // kafka-go's ReadMessage returns it: every waiting fetchMessage() hears why.
-      this.#log.error({ topic: this.#topic, partition: this.#partition, offset: position, err: corrupt.message }, 'fetched batch cannot be decoded');
-      this.#hooks.corrupt(corrupt);
+    const { nextOffset, error } = nextFetchOffset(recordSet, position);
+    if (error && nextOffset === position) {
+      this.#corrupt(new CorruptDataError(`fetch ${this.#topic}-${this.#partition} at offset ${position}: ${error.message}`, { cause: error }), position);
       thread.removePartitions([state]);
-      finish({ retry: true, error: corrupt });
+      finish({ retry: true, error: this.#lastCorrupt });
       return position;
     }
     this.#failures = 0;
-    let nextOffset = position;
-    const records: ConsumedRecord[] = [];
-    for (const batch of batches) {
-      nextOffset = Math.max(nextOffset, batch.lastOffset + 1);
-      if (batch.isControl) continue; // transaction markers are not application records
-      for (const r of batch.records) {
-        if (r.offset < position) continue; // a batch may start before the offset asked for
-        records.push(r);
-      }
-    }
+    const records = new ConsumedChunk(this.#topic, this.#partition, recordSet, position, Number.MAX_SAFE_INTEGER, this.#settings.maxDecompressedBytes);
     if (nextOffset === position) {
       // The next batch is larger than partitionMaxBytes: ask for more next time.
       this.#partitionMaxBytes *= 2;
@@ -173,10 +165,22 @@ export class ReaderPartitionFetch {
       },
       (e: unknown) => {
         if (this.#delivering === delivery) this.#delivering = null;
+        if (e instanceof CorruptDataError) {
+          // Read again from the corrupt batch (the records before it were queued): it fails there again.
+          this.#position = records.position;
+          this.#corrupt(e, records.position);
+        }
         finish({ retry: true, error: e });
       },
     );
     return nextOffset;
+  }
+
+  /** kafka-go's ReadMessage returns it: every waiting fetchMessage() hears why. */
+  #corrupt(error: CorruptDataError, offset: number): void {
+    this.#lastCorrupt = error;
+    this.#log.error({ topic: this.#topic, partition: this.#partition, offset, err: error.message }, 'fetched batch cannot be decoded');
+    this.#hooks.corrupt(error);
   }
 
   async onOffsetOutOfRange(state: PartitionFetchState): Promise<number> {

@@ -290,11 +290,15 @@ export class Reader {
       this.#fetchSettings,
       {
         deliver: async (records, signal) => {
-          const messages = records as Message[];
-          for (const m of messages) m.generationId = active.gen.generationId;
-          if (!(await this.#queue.pushMany(messages, signal))) return false;
-          this.stats.fetched += messages.length;
-          return true;
+          const generationId = active.gen.generationId;
+          const next = (): Message | undefined => {
+            const m = records.next() as Message | undefined;
+            if (m === undefined) return undefined;
+            m.generationId = generationId;
+            this.stats.fetched++;
+            return m;
+          };
+          return this.#queue.pushFrom(next, signal);
         },
         corrupt: (error) => this.#queue.fail(error),
         resetOffset: () => this.#resetOffset(topic, partition),

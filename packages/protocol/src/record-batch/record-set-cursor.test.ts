@@ -1,6 +1,6 @@
 import { CorruptDataError } from '@gregor/common';
 import { describe, expect, it } from 'vitest';
-import { BatchOffsets, CompressionType } from './batch-header.js';
+import { BatchOffsets, CompressionType, type CompressionCodec } from './batch-header.js';
 import { decodeRecordSet, type RecordFactory } from './decode-record-batch.js';
 import { encodeRecordBatch } from './encode-record-batch.js';
 import type { DecodedRecord } from './record.js';
@@ -8,7 +8,7 @@ import { RecordSetCursor } from './record-set-cursor.js';
 
 const make: RecordFactory<DecodedRecord> = (offset, timestamp, key, value, headers) => ({ offset, timestamp, key, value, headers });
 
-function batch(baseOffset: number, n: number, extra: { compression?: CompressionType; isControl?: boolean; logAppendTime?: boolean } = {}): Buffer {
+function batch(baseOffset: number, n: number, extra: { compression?: CompressionCodec; isControl?: boolean; logAppendTime?: boolean } = {}): Buffer {
   const buf = encodeRecordBatch({
     baseOffset,
     compression: extra.compression ?? CompressionType.none,
