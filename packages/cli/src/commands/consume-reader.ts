@@ -1,5 +1,6 @@
 import { Admin, ClientClosedError, KafkaClient, Reader, type ClientSecurity, type ConsumedRecord, type ReaderConfig } from '@gregor/client';
 import { AbortError } from '@gregor/client';
+import { createLogger } from '@gregor/common';
 import { UsageError } from '../usage-error.js';
 
 export interface ReaderConsumeOptions {
@@ -57,6 +58,8 @@ export function readerConfig(o: Pick<ReaderConsumeOptions, 'bootstrap' | 'securi
     // Kafka's auto.commit.interval.ms default is 5000; offsets of what was printed are committed on it and on exit.
     commitIntervalMs: positiveInt(p, 'auto.commit.interval.ms', o.usage) ?? 5000,
     ...(o.security ? { security: o.security } : {}),
+    // Warnings (joins retried, fetches failing over) on stderr, as the console consumer's log4j WARN; LOG_LEVEL=debug shows the group and fetch steps.
+    logger: createLogger('consume', { level: process.env['LOG_LEVEL'] ?? 'warn' }),
   };
   const session = positiveInt(p, 'session.timeout.ms', o.usage);
   if (session !== undefined) config.sessionTimeoutMs = session;
