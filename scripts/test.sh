@@ -54,7 +54,10 @@ node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const failed = r.numFailedTests + (r.numFailedTests === 0 ? r.numFailedTestSuites : 0);
   const outside = Number(process.argv[2]) !== 0 && failed === 0 ? " (the run failed outside the tests: leaked processes or errors above)" : "";
-  console.log(`${r.numPassedTests} passed, ${failed} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : "") + outside);
+  if (outside) console.log(outside.trim());
+  if (r.numPendingTests) console.log(`${r.numPendingTests} skipped`);
+  // The last line, for CI: exactly "N passed, N failed".
+  console.log(`${r.numPassedTests} passed, ${failed} failed`);
   if (r.numTotalTests === 0) process.exit(1);
 ' "$report" "$status" || status=1
 exit $status

@@ -96,7 +96,8 @@ describe.each([
 
   // librdkafka 2.0.2 sends ApiVersions for a fallback of 0.10 or later even with api.version.request=false,
   // so kcat asks ListOffsets v2; v1 (0.10.1's first timestamp version) is asked for on the wire here.
-  it.runIf(fallback === '0.8.2')('-Q and -o s@ with broker.version.fallback=0.10.0: record timestamps (ListOffsets v2 from kcat, v1 on the wire)', async () => {
+  // Registered once (in the 0.8.2 block), so the suite counts no skipped test for the other blocks.
+  if (fallback === '0.8.2') it('-Q and -o s@ with broker.version.fallback=0.10.0: record timestamps (ListOffsets v2 from kcat, v1 on the wire)', async () => {
     const topic = 'q-ts';
     const v010 = ['-X', 'api.version.request=false', '-X', 'broker.version.fallback=0.10.0'];
     const before = Date.now();
