@@ -46,7 +46,6 @@ export class ReaderPartitionFetch {
   #failures = 0;
   /** Records being queued (the partition fetches on meanwhile, one response ahead). */
   #delivering: Promise<boolean> | null = null;
-  #lastCorrupt: CorruptDataError | null = null;
 
   constructor(client: KafkaClient, topic: string, partition: number, start: number, settings: ReaderPartitionSettings, hooks: ReaderPartitionHooks, log: Logger) {
     this.#client = client;
@@ -137,9 +136,10 @@ export class ReaderPartitionFetch {
     // Records before a batch that cannot be decoded are handed out; the partition stops at that batch.
     const { nextOffset, error } = nextFetchOffset(recordSet, position);
     if (error && nextOffset === position) {
-      this.#corrupt(new CorruptDataError(`fetch ${this.#topic}-${this.#partition} at offset ${position}: ${error.message}`, { cause: error }), position);
+      const corrupt = new CorruptDataError(`fetch ${this.#topic}-${this.#partition} at offset ${position}: ${error.message}`, { cause: error });
+      this.#corrupt(corrupt, position);
       thread.removePartitions([state]);
-      finish({ retry: true, error: this.#lastCorrupt });
+      finish({ retry: true, error: corrupt });
       return position;
     }
     this.#failures = 0;
@@ -178,7 +178,6 @@ export class ReaderPartitionFetch {
 
   /** kafka-go's ReadMessage returns it: every waiting fetchMessage() hears why. */
   #corrupt(error: CorruptDataError, offset: number): void {
-    this.#lastCorrupt = error;
     this.#log.error({ topic: this.#topic, partition: this.#partition, offset, err: error.message }, 'fetched batch cannot be decoded');
     this.#hooks.corrupt(error);
   }
