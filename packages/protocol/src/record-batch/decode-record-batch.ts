@@ -3,7 +3,7 @@ import { BatchOffsets as O, CompressionType } from './batch-header.js';
 import { forEachBatch, readBatchHeader, validateBatch, type BatchHeader } from './batch-view.js';
 import { compressionCodec, DEFAULT_MAX_DECOMPRESSED_BYTES } from './compression.js';
 import type { DecodedRecord, RecordHeader } from './record.js';
-import { RecordWalker, walkedRecordHeaders } from './record-walk.js';
+import { RecordWalker, walkedRecordHeaders, type WalkedRecord } from './record-walk.js';
 
 export interface DecodedRecordBatch<R = DecodedRecord> extends BatchHeader {
   records: R[];
@@ -36,21 +36,23 @@ export function decodeRecordBatch(buf: Buffer, pos = 0, options: DecodeRecordBat
 export function decodeRecordBatchWith<R>(buf: Buffer, pos: number, options: DecodeRecordBatchOptions, make: RecordFactory<R>): DecodedRecordBatch<R> {
   const { header, data } = openRecordBatch(buf, pos, options);
   const records: R[] = new Array(header.recordCount);
-  // With LogAppendTime the broker's append time (maxTimestamp) applies to every record.
-  const logAppendTime = header.timestampType === 1;
   const fields = data;
   const walker = new RecordWalker(fields, 0, fields.length, header.recordCount);
   const r = walker.record;
-  while (walker.next()) {
-    records[r.index] = make(
-      header.baseOffset + r.offsetDelta,
-      logAppendTime ? header.maxTimestamp : header.firstTimestamp + r.timestampDelta,
-      r.keyLength < 0 ? null : fields.subarray(r.keyStart, r.keyStart + r.keyLength),
-      r.valueLength < 0 ? null : fields.subarray(r.valueStart, r.valueStart + r.valueLength),
-      walkedRecordHeaders(fields, r),
-    );
-  }
+  while (walker.next()) records[r.index] = buildWalkedRecord(header, fields, r, make);
   return { ...header, records };
+}
+
+/** The record `r` walked in a batch's (decompressed) records section, built by `make`. */
+export function buildWalkedRecord<R>(header: BatchHeader, data: Buffer, r: WalkedRecord, make: RecordFactory<R>): R {
+  return make(
+    header.baseOffset + r.offsetDelta,
+    // With LogAppendTime the broker's append time (maxTimestamp) applies to every record.
+    header.timestampType === 1 ? header.maxTimestamp : header.firstTimestamp + r.timestampDelta,
+    r.keyLength < 0 ? null : data.subarray(r.keyStart, r.keyStart + r.keyLength),
+    r.valueLength < 0 ? null : data.subarray(r.valueStart, r.valueStart + r.valueLength),
+    walkedRecordHeaders(data, r),
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { BatchOffsets as O, BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD } from './batch-header.js';
 import type { BatchHeader } from './batch-view.js';
-import { openRecordBatch, type DecodeRecordBatchOptions, type RecordFactory } from './decode-record-batch.js';
-import { RecordWalker, walkedRecordHeaders } from './record-walk.js';
+import { buildWalkedRecord, openRecordBatch, type DecodeRecordBatchOptions, type RecordFactory } from './decode-record-batch.js';
+import { RecordWalker } from './record-walk.js';
 
 /**
  * The records of a fetched record set, decoded one at a time as they are asked for (Kafka's consumer iterates a
@@ -43,19 +43,7 @@ export class RecordSetCursor<R> {
           this.#end();
           throw err;
         }
-        if (more) {
-          const header = this.#header!;
-          const data = this.#data!;
-          const r = walker.record;
-          return this.#make(
-            header.baseOffset + r.offsetDelta,
-            // With LogAppendTime the broker's append time (maxTimestamp) applies to every record.
-            header.timestampType === 1 ? header.maxTimestamp : header.firstTimestamp + r.timestampDelta,
-            r.keyLength < 0 ? null : data.subarray(r.keyStart, r.keyStart + r.keyLength),
-            r.valueLength < 0 ? null : data.subarray(r.valueStart, r.valueStart + r.valueLength),
-            walkedRecordHeaders(data, r),
-          );
-        }
+        if (more) return buildWalkedRecord(this.#header!, this.#data!, walker.record, this.#make);
         this.#walker = null;
       }
       if (!this.#openNextBatch()) return undefined;
