@@ -83,6 +83,29 @@ describe('Reader', () => {
     }
   }, 60_000);
 
+  it('close() while its JoinGroup waits for the rest of the group returns instead of starting that generation', async () => {
+    await topicWith('r3', 60);
+    // a heartbeats only every 2 s, so b's JoinGroup waits up to 2 s for a to rejoin.
+    const a = new Reader({ brokers: broker.bootstrap, groupId: 'g-r3', topic: 'r3', sessionTimeoutMs: 10_000, heartbeatIntervalMs: 2000, rebalanceTimeoutMs: 10_000 });
+    const b = reader('r3', 'g-r3', 0);
+    try {
+      await a.fetchMessage(AbortSignal.timeout(15_000));
+      expect(a.assignment()).toHaveLength(PARTITIONS);
+      const generation = a.generationId;
+      const taken = b.fetchMessage().catch((e: Error) => e);
+      await new Promise((r) => setTimeout(r, 500)); // b's JoinGroup is at the coordinator, waiting for a
+      const closing = Date.now();
+      await b.close();
+      expect(Date.now() - closing).toBeLessThan(8000);
+      expect(await taken).toBeInstanceOf(Error);
+      expect(b.assignment()).toEqual([]);
+      // b left: a ends up with every partition in a newer generation.
+      await waitFor(() => a.generationId > generation + 1 && a.assignment().length === PARTITIONS, 20_000, 'a owns every partition again');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
+
   it('KafkaOffsetStore (offsets.storage=kafka) commits outside any generation, as the ZooKeeper connector does; kafkajs sees them', async () => {
     const store = new KafkaOffsetStore(client, 'zk-style');
     await store.commit([{ topic: 'r1', partition: 0, offset: 42, metadata: 'from-zk-connector' }, { topic: 'r1', partition: 1, offset: 7 }]);

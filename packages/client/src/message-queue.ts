@@ -62,6 +62,7 @@ export class MessageQueue<T> {
       };
       this.#space.push(wake);
       signal.addEventListener('abort', wake, { once: true });
+      if (signal.aborted) wake(); // a listener added after the abort never fires
     });
   }
 

@@ -87,6 +87,7 @@ export class ReaderPartitionFetch {
     const finished = new Promise<Outcome>((resolve) => (finish = resolve));
     const onAbort = () => finish({ retry: false });
     signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort(); // aborted while the leader was looked up: a late listener never fires
     const client = this.#client;
     const s = this.#settings;
     const thread = new ReaderFetcherThread(

@@ -208,6 +208,9 @@ export class Reader {
         await sleep(Math.min(this.#joinBackoffMs, backoffMs(failures++, 100, this.#joinBackoffMs)), this.#stop.signal);
         continue;
       }
+      // close() may have come while JoinGroup/SyncGroup were in flight (they wait for the whole group): do not
+      // start fetching for a generation nobody will end; close() leaves the group instead.
+      if (this.#stop.signal.aborted) break;
       await this.#runGeneration(gen);
     }
   }
@@ -220,6 +223,7 @@ export class Reader {
     const active: ActiveGeneration = { gen, abort, end: (r) => end(r), ended };
     const onStop = () => end('closing');
     this.#stop.signal.addEventListener('abort', onStop, { once: true });
+    if (this.#stop.signal.aborted) onStop(); // an 'abort' listener added after the abort never fires
     this.#active = active;
 
     const heartbeats = this.#heartbeatLoop(active);

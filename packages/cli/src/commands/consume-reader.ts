@@ -153,5 +153,6 @@ function drained(output: NodeJS.WritableStream, signal: AbortSignal): Promise<vo
     };
     output.once('drain', done);
     signal.addEventListener('abort', done, { once: true });
+    if (signal.aborted) done();
   });
 }

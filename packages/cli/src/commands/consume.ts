@@ -213,6 +213,7 @@ export async function consumeCommand(argv: string[], output: NodeJS.WritableStre
           };
           output.once('drain', done);
           stop.signal.addEventListener('abort', done, { once: true });
+          if (stop.signal.aborted) done();
         });
       }
       if (outputClosed) break;
