@@ -13,6 +13,7 @@ describe('finding ZooKeeper', () => {
   it("takes ZOOKEEPER_CLASSPATH as given, then ZOOKEEPER_HOME, then Debian's package", () => {
     const none = () => false;
     expect(findZooKeeper({ ZOOKEEPER_CLASSPATH: '/x/*' }, none).classpath).toBe('/x/*');
+    expect(findZooKeeper({}, (p) => p.startsWith('/usr/share/java/')).classpath).toBe('/usr/share/java/zookeeper.jar:/usr/share/java/slf4j-simple.jar');
     expect(findZooKeeper({}, (p) => p === '/usr/share/java/zookeeper.jar' || p === '/usr/share/java/slf4j-nop.jar')).toMatchObject({
       classpath: '/usr/share/java/zookeeper.jar:/usr/share/java/slf4j-nop.jar',
       source: "Debian's zookeeper package",

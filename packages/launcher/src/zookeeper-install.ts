@@ -31,7 +31,8 @@ export function findZooKeeper(env: NodeJS.ProcessEnv = process.env, exists: (pat
     return { classpath, java, source: `ZOOKEEPER_HOME=${env.ZOOKEEPER_HOME}` };
   }
   if (exists(DEBIAN_JAR)) {
-    const slf4j = ['/usr/share/java/slf4j-nop.jar', '/usr/share/java/slf4j-simple.jar'].find((j) => exists(j));
+    // slf4j-simple (at WARN, see ZooKeeperNode) so a server that cannot start says why in its log; nop stays silent.
+    const slf4j = ['/usr/share/java/slf4j-simple.jar', '/usr/share/java/slf4j-nop.jar'].find((j) => exists(j));
     return { classpath: slf4j ? `${DEBIAN_JAR}${delimiter}${slf4j}` : DEBIAN_JAR, java, source: "Debian's zookeeper package" };
   }
   for (const home of KNOWN_HOMES) {

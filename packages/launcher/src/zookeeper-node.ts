@@ -191,6 +191,8 @@ export class ZooKeeperNode {
         '-Djava.net.preferIPv4Stack=true',
         '-Dzookeeper.admin.enableServer=false',
         '-Dzookeeper.jmx.log4j.disable=true',
+        // slf4j-simple's level (Debian's classpath): warnings and errors only, to stderr, i.e. the log file.
+        '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn',
         '-cp',
         c.classpath,
         'org.apache.zookeeper.server.quorum.QuorumPeerMain',
