@@ -8,7 +8,7 @@ import { upsertScramUser } from '@gregor/broker';
 import { silentLogger } from '@gregor/common';
 import { ZkClient } from '@gregor/zookeeper';
 import { Connection } from '@gregor/client';
-import { ControlledShutdown, Fetch, LeaderAndIsr, Metadata, StopReplica, UpdateMetadata } from '@gregor/protocol';
+import { ControlledShutdown, DescribeGroups, Fetch, FindCoordinator, LeaderAndIsr, Metadata, StopReplica, UpdateMetadata } from '@gregor/protocol';
 import { kcat } from '../support/kcat.js';
 import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../support/in-process-cluster.js';
 
@@ -420,5 +420,46 @@ describe('secured listeners with kcat and kafkajs (SASL_SSL, SSL, ACLs)', () => 
       await admin.disconnect();
       await zkc.close();
     }
+  });
+
+  it('Metadata v9 and DescribeGroups v4 asked for authorized operations answer what the ACLs allow the principal (implied Describe and DescribeConfigs included)', async () => {
+    const admin = scramJs('admin', 'admin-secret').admin();
+    await admin.connect();
+    try {
+      expect(await admin.createTopics({ topics: [{ topic: 'opsview', numPartitions: 1 }], waitForLeaders: true })).toBe(true);
+    } finally {
+      await admin.disconnect();
+    }
+    const [ALTER_CONFIGS] = [11];
+    await grant(ALICE, TOPIC, 'opsview', [READ, ALTER_CONFIGS]);
+    await grant(ALICE, GROUP, 'ops-g', [READ]);
+    const bits = (...codes: number[]) => codes.reduce((f, c) => f | (1 << c), 0);
+    const ask = async (username: string, password: string) => {
+      const conn = new Connection({ host: '127.0.0.1', port: Number(saslSsl.split(':')[1]), clientId: 'ops', security: { tls: { ca: ca() }, sasl: { mechanism: 'SCRAM-SHA-512', username, password } } });
+      await conn.connect();
+      try {
+        const md = await conn.send(Metadata, { topics: [{ name: 'opsview' }], allowAutoTopicCreation: false, includeClusterAuthorizedOperations: true, includeTopicAuthorizedOperations: true }, { version: 9 });
+        const plain = await conn.send(Metadata, { topics: [{ name: 'opsview' }], allowAutoTopicCreation: false, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false }, { version: 9 });
+        expect(plain.topics[0]!.topicAuthorizedOperations).toBe(-2147483648); // not asked: Kafka's "omitted"
+        expect(plain.clusterAuthorizedOperations).toBe(-2147483648);
+        // The only broker coordinates every group once __consumer_offsets has a leader.
+        await waitFor(async () => (await conn.send(FindCoordinator, { key: 'ops-g', keyType: 0 }, { version: 2 })).errorCode === 0, 20_000, 'a group coordinator');
+        const groups = await conn.send(DescribeGroups, { groups: ['ops-g'], includeAuthorizedOperations: true }, { version: 4 });
+        return { topic: md.topics[0]!, cluster: md.clusterAuthorizedOperations, group: groups.groups[0]! };
+      } finally {
+        await conn.close();
+      }
+    };
+    const alice = await ask('alice', 'alice-secret');
+    expect(alice.topic.errorCode).toBe(0);
+    // Read and AlterConfigs granted; Describe comes with Read, DescribeConfigs with AlterConfigs.
+    expect(alice.topic.topicAuthorizedOperations).toBe(bits(READ, 8, 10, ALTER_CONFIGS));
+    expect(alice.group).toMatchObject({ errorCode: 0, groupId: 'ops-g', authorizedOperations: bits(READ, 8) });
+    expect(alice.cluster! & bits(9)).toBe(0); // no ClusterAction for alice
+    // The super user may do every operation Kafka supports on each resource type.
+    const superUser = await ask('admin', 'admin-secret');
+    expect(superUser.topic.topicAuthorizedOperations).toBe(bits(READ, WRITE, 5, 8, 6, 7, 10, 11));
+    expect(superUser.cluster).toBe(bits(5, 9, 10, 11, 12, 7, 8));
+    expect(superUser.group.authorizedOperations).toBe(bits(READ, 8, 6));
   });
 });

@@ -2,12 +2,14 @@ import { ErrorCode, GregorError, INTERNAL_TOPICS, topicNameProblem } from '@greg
 import type { MetadataRequest, MetadataResponse, MetadataResponsePartition, MetadataResponseTopic } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { ApiHandler, RequestContext } from '../kafka-apis.js';
+import { CLUSTER_RESOURCE_NAME } from '../security/acl.js';
 import { OFFSETS_TOPIC } from '@gregor/coordinator'; // group coordinator
 import { createOffsetsTopic } from './offsets-topic.js'; // group coordinator
 
 /**
  * Metadata, answered from the metadata cache (fed by the controller). Unknown topics are created
  * when auto.create.topics.enable allows it, and answered with LEADER_NOT_AVAILABLE until they have leaders.
+ * v8+ asks for the operations the principal may do on each topic and on the cluster.
  */
 export function metadataHandler(s: BrokerServices): ApiHandler<MetadataRequest, MetadataResponse> {
   return async (req, ctx) => {
@@ -16,7 +18,9 @@ export function metadataHandler(s: BrokerServices): ApiHandler<MetadataRequest, 
     const allowAutoCreate = s.config.autoCreateTopicsEnable && req.allowAutoTopicCreation !== false && req.topics !== null;
     const topics: MetadataResponseTopic[] = [];
     for (const name of names) {
-      topics.push(await describeTopic(s, name, allowAutoCreate));
+      const topic = await describeTopic(s, name, allowAutoCreate);
+      if (req.includeTopicAuthorizedOperations) topic.topicAuthorizedOperations = s.auth.authorizedOperations(ctx, 'Topic', name);
+      topics.push(topic);
     }
     return {
       throttleTimeMs: 0,
@@ -24,6 +28,7 @@ export function metadataHandler(s: BrokerServices): ApiHandler<MetadataRequest, 
       clusterId: cache.clusterId,
       controllerId: cache.controllerId,
       topics,
+      ...(req.includeClusterAuthorizedOperations ? { clusterAuthorizedOperations: s.auth.authorizedOperations(ctx, 'Cluster', CLUSTER_RESOURCE_NAME) } : {}),
     };
   };
 }

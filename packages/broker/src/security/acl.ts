@@ -82,6 +82,22 @@ export function isPermission(s: string): s is Permission {
   return s === 'Allow' || s === 'Deny';
 }
 
+/** The operations that mean something on each resource type (Kafka's AclEntry.supportedOperations). */
+export const SUPPORTED_OPERATIONS: Readonly<Record<ResourceType, readonly Operation[]>> = {
+  Topic: ['Read', 'Write', 'Create', 'Describe', 'Delete', 'Alter', 'DescribeConfigs', 'AlterConfigs'],
+  Group: ['Read', 'Describe', 'Delete'],
+  Cluster: ['Create', 'ClusterAction', 'DescribeConfigs', 'AlterConfigs', 'IdempotentWrite', 'Alter', 'Describe'],
+  TransactionalId: ['Describe', 'Write'],
+  DelegationToken: ['Describe'],
+};
+
+/** Operations as the int32 bit field of Metadata and DescribeGroups (bit n = operation code n; Utils.to32BitField). */
+export function operationsBitField(ops: Iterable<Operation>): number {
+  let field = 0;
+  for (const op of ops) field |= 1 << operationCode(op);
+  return field;
+}
+
 // ---- decisions (AclAuthorizer.authorizeAction) ---------------------------------------------------
 
 /** Operations whose Allow also allows `op`: Describe is implied by Read, Write, Delete, Alter; DescribeConfigs by AlterConfigs. */

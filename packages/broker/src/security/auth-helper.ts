@@ -1,5 +1,5 @@
 import type { RequestContext } from '../kafka-apis.js';
-import { CLUSTER_RESOURCE_NAME, type Operation, type ResourceType } from './acl.js';
+import { CLUSTER_RESOURCE_NAME, SUPPORTED_OPERATIONS, operationsBitField, type Operation, type ResourceType } from './acl.js';
 import type { AclAuthorizer } from './acl-authorizer.js';
 
 /**
@@ -38,6 +38,14 @@ export class AuthHelper {
   authorizeByResourceType(ctx: RequestContext, op: Operation, resourceType: ResourceType): boolean {
     if (!this.authorizer) return true;
     return this.authorizer.authorizeByResourceType({ principal: ctx.conn.principal, clientHost: ctx.conn.clientHost }, op, resourceType);
+  }
+
+  /**
+   * The operations the request's principal may do on a resource, as the bit field Metadata (v8+) and
+   * DescribeGroups (v3+) return when asked: every supported operation without an authorizer (Kafka's rule).
+   */
+  authorizedOperations(ctx: RequestContext, resourceType: ResourceType, name: string): number {
+    return operationsBitField(SUPPORTED_OPERATIONS[resourceType].filter((op) => this.authorize(ctx, op, resourceType, name, false)));
   }
 
   /** The names among `names` the request may use for `op` (each checked once). */
