@@ -139,10 +139,12 @@ describe('@platformatic/kafka 1.35 against a gregor broker', () => {
       expect(await broker.server.zk.getTopicConfig('plt')).toEqual({ 'retention.ms': '3600000', 'cleanup.policy': 'compact' });
 
       // The broker resource: static settings with their source.
-      const [b] = await admin.describeConfigs({ resources: [{ resourceType: ConfigResourceTypes.BROKER, resourceName: '1', configurationKeys: ['offsets.topic.num.partitions', 'num.io.threads'] }] });
+      const [b] = await admin.describeConfigs({ resources: [{ resourceType: ConfigResourceTypes.BROKER, resourceName: '1', configurationKeys: ['offsets.topic.num.partitions', 'num.io.threads', 'inter.broker.protocol.version'] }] });
       const brokerConfigs = new Map(b!.configs.map((c) => [c.name, c]));
       expect(brokerConfigs.get('offsets.topic.num.partitions')).toMatchObject({ value: '1', configSource: ConfigSources.STATIC_BROKER_CONFIG, readOnly: true });
       expect(brokerConfigs.get('num.io.threads')).toMatchObject({ configSource: ConfigSources.DEFAULT_CONFIG });
+      // Kafka 2.4's default, which tools read to choose between AlterConfigs and IncrementalAlterConfigs.
+      expect(brokerConfigs.get('inter.broker.protocol.version')).toMatchObject({ value: '2.4-IV1', configSource: ConfigSources.DEFAULT_CONFIG });
     } finally {
       broker.server.apis.requestObservers.delete(observe);
     }

@@ -115,9 +115,17 @@ export const KEYS: (ConfigKey & { compat?: boolean })[] = [
     'num.network.threads', 'num.io.threads', 'socket.send.buffer.bytes', 'socket.receive.buffer.bytes',
     'num.recovery.threads.per.data.dir', 'transaction.state.log.replication.factor', 'transaction.state.log.min.isr',
     'num.replica.fetchers',
-    'background.threads', 'zookeeper.set.acl', 'log.message.format.version',
-    'inter.broker.protocol.version',
+    'background.threads', 'zookeeper.set.acl',
   ].map((name) => ({ name, type: 'string' as const, default: null, doc: 'Accepted for compatibility; no effect.', compat: true })),
+  // Described with Kafka 2.4's defaults, the protocol gregor speaks: tools pick their requests by them
+  // (kafka-ui edits topics with IncrementalAlterConfigs only when inter.broker.protocol.version is 2.3 or newer).
+  ...['log.message.format.version', 'inter.broker.protocol.version'].map((name) => ({
+    name,
+    type: 'string' as const,
+    default: '2.4-IV1',
+    doc: 'Accepted for compatibility and described as set; gregor always speaks Kafka 2.4\'s protocol and writes message format v2.',
+    compat: true,
+  })),
 ];
 
 export const BY_NAME = new Map(KEYS.map((k) => [k.name, k]));
