@@ -158,4 +158,21 @@ describe('controller and replica requests on a client listener (no authorizer)',
     expect((await victim.server.zk.getPartitionState(TOPIC, 0))!.state).toEqual(stateBefore);
     expect(victim.server.replicaManager.getPartition(TOPIC, 0)!.isLeader).toBe(true);
   });
+
+  it('answers ControlledShutdown v2 with an older broker epoch (an earlier life of the broker) STALE_BROKER_EPOCH; leaders stay', async () => {
+    const controllerId = brokers[0]!.server.metadataCache.controllerId;
+    const controller = brokers.find((b) => b.server.brokerId === controllerId)!;
+    const victim = leader();
+    const stateBefore = (await victim.server.zk.getPartitionState(TOPIC, 0))!.state;
+    const internalPort = Number(controller.server.config.listeners.find((l) => l.listenerName === 'INTERNAL')!.port);
+    const conn = new Connection({ host: '127.0.0.1', port: internalPort, clientId: 'old-life' });
+    try {
+      const cs = await conn.send(ControlledShutdown, { brokerId: victim.server.brokerId, brokerEpoch: Number(victim.server.brokerEpoch) - 1 }, { version: 2 });
+      expect(cs).toEqual({ errorCode: 77, remainingPartitions: [] });
+    } finally {
+      await conn.close();
+    }
+    expect(controller.server.controller.ctx.shuttingDownBrokerIds.size).toBe(0);
+    expect((await victim.server.zk.getPartitionState(TOPIC, 0))!.state).toEqual(stateBefore);
+  });
 });

@@ -14,7 +14,7 @@ export async function requestControlledShutdown(server: KafkaServer): Promise<vo
     let remaining = -1;
     let errorCode: number = ErrorCode.NONE;
     if (server.controller.isActive) {
-      const r = await server.controller.controlledShutdown(cfg.brokerId);
+      const r = await server.controller.controlledShutdown(cfg.brokerId, BigInt(server.brokerEpoch));
       errorCode = r.errorCode;
       remaining = r.remaining.length;
     } else {

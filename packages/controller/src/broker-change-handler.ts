@@ -111,8 +111,14 @@ export class BrokerChangeHandler {
     await this.#deletion.retryPendingDeletions();
   }
 
-  async onControlledShutdown(brokerId: number): Promise<{ errorCode: number; remaining: TopicPartition[] }> {
-    if (!this.#ctx.liveBrokers.has(brokerId)) return { errorCode: ErrorCode.BROKER_NOT_AVAILABLE, remaining: [] };
+  async onControlledShutdown(brokerId: number, brokerEpoch: bigint): Promise<{ errorCode: number; remaining: TopicPartition[] }> {
+    const registered = this.#ctx.liveBrokers.get(brokerId);
+    if (!registered) return { errorCode: ErrorCode.BROKER_NOT_AVAILABLE, remaining: [] };
+    // KIP-380: a request from an earlier life of the broker (older registration czxid) must not move its leaders.
+    if (brokerEpoch !== -1n && brokerEpoch < registered.epoch) {
+      this.#log.info({ broker: brokerId, brokerEpoch: String(brokerEpoch), current: String(registered.epoch) }, 'controlled shutdown with a stale broker epoch refused');
+      return { errorCode: ErrorCode.STALE_BROKER_EPOCH, remaining: [] };
+    }
     this.#ctx.shuttingDownBrokerIds.add(brokerId);
     const live = this.#ctx.liveBrokerIds();
     const batch = this.#d.newBatch();

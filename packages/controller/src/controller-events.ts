@@ -30,7 +30,7 @@ export type ControllerEvent =
   | { type: 'TopicDeletion' }
   | { type: 'TopicDeletionStopReplicaResult'; topic: string; partition: number; brokerId: number; errorCode: number }
   | { type: 'IsrChangeNotification' }
-  | { type: 'ControlledShutdown'; brokerId: number; respond: (result: { errorCode: number; remaining: TopicPartition[] }) => void }
+  | { type: 'ControlledShutdown'; brokerId: number; brokerEpoch: bigint; respond: (result: { errorCode: number; remaining: TopicPartition[] }) => void }
   | { type: 'PreferredReplicaElection'; partitions: TopicPartition[] | null; respond?: (result: { elected: TopicPartition[]; failed: TopicPartition[] }) => void }
   | { type: 'ElectLeaders'; electionType: number; partitions: TopicPartition[]; respond: (results: LeaderElectionOutcome[]) => void }
   | { type: 'AlterPartitionReassignments'; reassignments: ReassignmentRequest[]; respond: (result: AlterReassignmentsOutcome) => void }

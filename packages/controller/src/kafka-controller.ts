@@ -136,10 +136,11 @@ export class KafkaController {
     }
   }
 
-  controlledShutdown(brokerId: number): Promise<{ errorCode: number; remaining: TopicPartition[] }> {
+  /** `brokerEpoch` -1 (v0/v1 requests) skips the stale-epoch check. */
+  controlledShutdown(brokerId: number, brokerEpoch = -1n): Promise<{ errorCode: number; remaining: TopicPartition[] }> {
     return new Promise((respond) => {
       if (!this.#active) return respond({ errorCode: ErrorCode.NOT_CONTROLLER, remaining: [] });
-      this.#events.put({ type: 'ControlledShutdown', brokerId, respond });
+      this.#events.put({ type: 'ControlledShutdown', brokerId, brokerEpoch, respond });
     });
   }
 
@@ -251,7 +252,7 @@ export class KafkaController {
       case 'IsrChangeNotification':
         return this.#topicChanges.onIsrChangeNotification();
       case 'ControlledShutdown':
-        return e.respond(await this.#brokerChanges.onControlledShutdown(e.brokerId));
+        return e.respond(await this.#brokerChanges.onControlledShutdown(e.brokerId, e.brokerEpoch));
       case 'PreferredReplicaElection': {
         const result = await this.#elections.onPreferredReplicaElection(e.partitions ?? this.ctx.allPartitions());
         e.respond?.(result);

@@ -7,7 +7,7 @@ import type { ApiHandler } from '../kafka-apis.js';
 export function controlledShutdownHandler(s: BrokerServices): ApiHandler<ControlledShutdownRequest, ControlledShutdownResponse> {
   return async (req) => {
     if (!s.controller.isActive) return { errorCode: ErrorCode.NOT_CONTROLLER, remainingPartitions: [] };
-    const r = await s.controller.controlledShutdown(req.brokerId);
+    const r = await s.controller.controlledShutdown(req.brokerId, BigInt(req.brokerEpoch ?? -1));
     return {
       errorCode: r.errorCode,
       remainingPartitions: r.remaining.map((tp) => ({ topicName: tp.topic, partitionIndex: tp.partition })),
