@@ -261,7 +261,7 @@ describe('bad input never hurts the broker or other clients', () => {
     expect(existsSync(`${broker.logDir}/../escape-0`)).toBe(false);
   });
 
-  it('a batch above message.max.bytes gets MESSAGE_TOO_LARGE; a bad CRC gets CORRUPT_MESSAGE; the log stays intact', async () => {
+  it('a batch above message.max.bytes gets MESSAGE_TOO_LARGE; a bad CRC gets CORRUPT_MESSAGE; two batches in one v3+ partition INVALID_RECORD; the log stays intact', async () => {
     await good.send(CreateTopics, { topics: [{ name: 'guarded', numPartitions: 1, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 5000 });
     const now = Date.now();
     const small = encodeRecordBatch({ baseOffset: 0, compression: CompressionType.none, firstTimestamp: now, records: [{ key: null, value: Buffer.from('ok'), headers: [], timestamp: now }] });
@@ -274,6 +274,10 @@ describe('bad input never hurts the broker or other clients', () => {
     expect((await send(big))!.responses[0]!.partitionResponses[0]!.errorCode).toBe(ErrorCode.MESSAGE_TOO_LARGE);
     expect((await send(corrupt))!.responses[0]!.partitionResponses[0]!.errorCode).toBe(ErrorCode.CORRUPT_MESSAGE);
     expect((await send(small))!.responses[0]!.partitionResponses[0]).toMatchObject({ errorCode: 0, baseOffset: 1 });
+    // Produce v3+ carries exactly one batch per partition (Kafka's ProduceRequest.validateRecords): two are refused whole.
+    const two = await good.send(Produce, { transactionalId: null, acks: 1, timeoutMs: 5000, topicData: [{ name: 'guarded', partitionData: [{ index: 0, records: Buffer.concat([small, small]) }] }] }, { version: 8 });
+    expect(two!.responses[0]!.partitionResponses[0]).toMatchObject({ errorCode: ErrorCode.INVALID_RECORD, baseOffset: -1, errorMessage: 'Produce requests with version 8 are only allowed to contain exactly one record batch' });
+    expect((await send(small))!.responses[0]!.partitionResponses[0]).toMatchObject({ errorCode: 0, baseOffset: 2 });
     // v3 needs a client software name and version matching KIP-511's pattern (an empty one gets INVALID_REQUEST).
     const versions = await good.send(ApiVersions, { clientSoftwareName: 'gregor-test', clientSoftwareVersion: '1.0' });
     expect(versions!.errorCode).toBe(0);

@@ -1,5 +1,5 @@
 import { ErrorCode, GregorError, INTERNAL_TOPICS, topicNameProblem } from '@gregor/common';
-import type { ProduceRequest, ProduceResponse } from '@gregor/protocol';
+import { BATCH_HEADER_SIZE, batchSizeAt, type ProduceRequest, type ProduceResponse } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { ProduceEntry } from '../cluster/replica-manager.js';
 import type { ApiHandler } from '../kafka-apis.js';
@@ -14,13 +14,16 @@ export function produceHandler(s: BrokerServices): ApiHandler<ProduceRequest, Pr
     const messageSet = ctx.apiVersion < 3;
     const acks = req.acks;
     const entries: ProduceEntry[] = [];
-    const immediate = new Map<string, number>();
+    const immediate = new Map<string, { code: number; message: string | null }>();
     for (const t of req.topicData) {
       for (const p of t.partitionData) {
         const key = `${t.name}\u0000${p.index}`;
         const refused = produceRefusal(t.name, acks, req.transactionalId);
-        if (refused !== null) immediate.set(key, refused);
-        else entries.push({ topic: t.name, partition: p.index, records: p.records, messageSet });
+        if (refused !== null) immediate.set(key, { code: refused, message: null });
+        else if (!messageSet && holdsSeveralBatches(p.records)) {
+          // Kafka's ProduceRequest.validateRecords (answered per partition since Kafka 2.8; 2.4 dropped the request).
+          immediate.set(key, { code: ErrorCode.INVALID_RECORD, message: `Produce requests with version ${ctx.apiVersion} are only allowed to contain exactly one record batch` });
+        } else entries.push({ topic: t.name, partition: p.index, records: p.records, messageSet });
       }
     }
     const statuses = await s.replicaManager.appendRecords(req.timeoutMs, acks, entries);
@@ -36,7 +39,8 @@ export function produceHandler(s: BrokerServices): ApiHandler<ProduceRequest, Pr
         name: t.name,
         partitionResponses: t.partitionData.map((p) => {
           const key = `${t.name}\u0000${p.index}`;
-          const code = immediate.get(key);
+          const refusal = immediate.get(key);
+          const code = refusal?.code;
           const st = byKey.get(key);
           return {
             index: p.index,
@@ -47,12 +51,19 @@ export function produceHandler(s: BrokerServices): ApiHandler<ProduceRequest, Pr
             logStartOffset: st?.logStartOffset ?? -1,
             // v8 (KIP-467): the first refused record, as Kafka 2.4 names it; older versions get only the code.
             recordErrors: (st?.recordErrors ?? []).map((e) => ({ batchIndex: e.batchIndex, batchIndexErrorMessage: e.message })),
-            errorMessage: st?.errorMessage ?? null,
+            errorMessage: refusal?.message ?? st?.errorMessage ?? null,
           };
         }),
       })),
     };
   };
+}
+
+/** Whether a v3+ record set holds more than its first batch (lengths only; the log validates the batch itself). */
+function holdsSeveralBatches(records: Buffer | null): boolean {
+  if (!records || records.length === 0) return false;
+  const size = batchSizeAt(records, 0);
+  return size !== null && size >= BATCH_HEADER_SIZE && size < records.length;
 }
 
 /** Why a produce to this topic is refused before it reaches the log (an error code), or null (the HTTP admin's produce asks it too). */
