@@ -65,10 +65,22 @@ describe('reassignment and preferred election through /admin znodes', () => {
     expect(c.stdout.toString()).toBe(lines.join('\n') + '\n');
   });
 
-  it('an invalid reassignment (unknown broker) is dropped and the znode cleared', async () => {
-    await client.create('/admin/reassign_partitions', encodeReassignment([{ topic: 'moving', partition: 1, replicas: [1, 99] }]));
+  it('an invalid reassignment (duplicate replicas) is dropped and the znode cleared', async () => {
+    await client.create('/admin/reassign_partitions', encodeReassignment([{ topic: 'moving', partition: 1, replicas: [1, 1] }]));
     await waitFor(async () => (await client.exists('/admin/reassign_partitions')) === null, 15_000, 'znode cleared');
     expect((await kzk.getTopicAssignment('moving'))!.assignment.partitions.get(1)).toEqual([1]);
+  });
+
+  it('a move onto a broker that is not live waits for it (as Kafka\'s znode path does) and completes once it registers', async () => {
+    // Broker 4 is not running: the move is started, not dropped (a target broker restarting at that moment keeps it).
+    await client.create('/admin/reassign_partitions', encodeReassignment([{ topic: 'moving', partition: 1, replicas: [1, 4] }]));
+    await waitFor(async () => (await kzk.getTopicAssignment('moving'))!.assignment.addingReplicas?.get(1)?.includes(4) === true, 15_000, 'broker 4 being added');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await client.exists('/admin/reassign_partitions')).not.toBeNull();
+    brokers.push(await startBroker(zk, 4, props));
+    await waitFor(async () => (await client.exists('/admin/reassign_partitions')) === null, 30_000, 'reassignment finished after broker 4 registered');
+    expect((await kzk.getTopicAssignment('moving'))!.assignment.partitions.get(1)).toEqual([1, 4]);
+    expect([...(await kzk.getPartitionState('moving', 1))!.state.isr].sort()).toEqual([1, 4]);
   });
 
   it('preferred replica election through /admin/preferred_replica_election moves leadership back', async () => {

@@ -98,7 +98,7 @@ export class PartitionReassignment {
         ? 'unknown partition'
         : ctx.topicsToBeDeleted.has(r.topic)
           ? 'topic is being deleted'
-          : this.#invalidReplicas(current, r.replicas);
+          : this.#invalidReplicas(current, r.replicas, false);
       if (problem) {
         log.error({ partition: key, replicas: r.replicas, problem }, 'invalid reassignment dropped');
         invalid.add(key);
@@ -121,7 +121,7 @@ export class PartitionReassignment {
     for (const r of requests) {
       const key = tpKey(r.topic, r.partition);
       const current = ctx.replicaSetOf(r.topic, r.partition);
-      const invalid = r.replicas === null ? null : this.#invalidReplicas(current, r.replicas);
+      const invalid = r.replicas === null ? null : this.#invalidReplicas(current, r.replicas, true);
       // A partition named twice: the last entry counts, as in Kafka's map of the request.
       toStart.delete(key);
       if (invalid) {
@@ -186,11 +186,17 @@ export class PartitionReassignment {
     }
   }
 
-  /** Why a target cannot be used (Kafka's checks), or null: replicas being added must be live. */
-  #invalidReplicas(current: ReplicaSet, replicas: number[]): string | null {
+  /**
+   * Why a target cannot be used (Kafka's checks), or null. Only the API (`requireLiveAdding`, Kafka's
+   * replicasAreValid) refuses replicas being added on brokers that are not live; a move written to
+   * /admin/reassign_partitions waits for them instead (processZkPartitionReassignment has no such check), so a
+   * target broker restarting at that moment does not get the move dropped.
+   */
+  #invalidReplicas(current: ReplicaSet, replicas: number[], requireLiveAdding: boolean): string | null {
     if (replicas.length === 0) return 'The replica list is empty.';
     if (new Set(replicas).size !== replicas.length) return `Duplicate replicas in ${JSON.stringify(replicas)}.`;
     if (replicas.some((b) => !Number.isInteger(b) || b < 0)) return `Negative replica ids in ${JSON.stringify(replicas)}.`;
+    if (!requireLiveAdding) return null;
     const notLive = reassignTo(current, replicas).adding.filter((b) => !this.#d.ctx.liveBrokers.has(b));
     return notLive.length > 0 ? `Replicas ${notLive.join(',')} are not on live brokers.` : null;
   }
