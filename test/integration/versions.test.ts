@@ -120,6 +120,16 @@ describe('Kafka 2.4 versions against a broker', () => {
     expect(res.responses[0]!.partitionResponses[0]).toMatchObject({ errorCode: 0, baseOffset: 0, recordErrors: [], errorMessage: null });
   });
 
+  it('Metadata v9 and DescribeGroups v5 asked for authorized operations get every supported one when no authorizer is configured', async () => {
+    const bits = (...codes: number[]) => codes.reduce((f, c) => f | (1 << c), 0);
+    const md = await conn.send(Metadata, { topics: [{ name: 'v5-topic' }], allowAutoTopicCreation: false, includeClusterAuthorizedOperations: true, includeTopicAuthorizedOperations: true }, { version: 9 });
+    // Kafka's AclEntry.supportedOperations: Topic Read..AlterConfigs; Cluster Create, ClusterAction, configs, IdempotentWrite, Alter, Describe.
+    expect(md.topics[0]!.topicAuthorizedOperations).toBe(bits(3, 4, 5, 6, 7, 8, 10, 11));
+    expect(md.clusterAuthorizedOperations).toBe(bits(5, 7, 8, 9, 10, 11, 12));
+    const groups = await conn.send(DescribeGroups, { groups: ['nobody'], includeAuthorizedOperations: true }, { version: 5 });
+    expect(groups.groups[0]!.authorizedOperations).toBe(bits(3, 6, 8)); // Group: Read, Delete, Describe
+  });
+
   it('ListOffsets v0 lists segment base offsets before a time, newest first, as Kafka 2.4 does', async () => {
     await conn.send(CreateTopics, { topics: [{ name: 'legacy', numPartitions: 1, replicationFactor: 1, assignments: [], configs: [{ name: 'segment.bytes', value: '100' }] }], timeoutMs: 10_000 });
     await waitFor(async () => (await conn.send(Metadata, { topics: [{ name: 'legacy' }] })).topics[0]!.partitions[0]?.leaderId === 1, 10_000, 'leader');
