@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { freePorts } from '@gregor/launcher';
 import { upsertScramUser } from '@gregor/broker';
+import { Admin, type AclBinding } from '@gregor/client';
+import { ErrorCode, KafkaProtocolError } from '@gregor/common';
+import { cliClient } from '../client-factory.js';
 import { removeDir, startBroker, startZooKeeper, waitFor, type TestBroker, type TestZooKeeper } from '../../../../test/support/in-process-cluster.js';
 
 const CLI = join(import.meta.dirname, '../../dist/main.js');
@@ -207,6 +210,42 @@ describe('gregor acls against a broker with AclAuthorizer', () => {
     await waitFor(async () => (await produce()) === 'ok', 15_000, 'alice may produce again');
     await acls('--remove', '--force', '--topic', 'pay');
   }, 60_000);
+
+  it("@gregor/client's Admin ACL calls: typed bindings, the broker's per-binding errors, DeleteAcls results per filter", async () => {
+    const clientOf = (config: string) => cliClient(sasl, config);
+    const client = clientOf(adminConfig);
+    const alice = clientOf(aliceConfig);
+    try {
+      const admin = new Admin(client);
+      const read = { principal: 'User:alice', host: '*', operation: 'READ', permissionType: 'ALLOW' } as const;
+      const api: AclBinding = { pattern: { resourceType: 'TOPIC', name: 'api', patternType: 'PREFIXED' }, entry: read };
+      const created = await admin.createAcls([{ pattern: { resourceType: 'CLUSTER', name: 'other', patternType: 'LITERAL' }, entry: { ...read, operation: 'DESCRIBE' } }, api]);
+      expect(created[0]!.error).toBeInstanceOf(KafkaProtocolError);
+      expect(created[0]!.error).toMatchObject({ code: ErrorCode.INVALID_REQUEST, message: 'The only valid name for the CLUSTER resource is kafka-cluster' });
+      expect(created[1]).toEqual({ binding: api, error: null });
+      expect(await admin.describeAcls({ pattern: { resourceType: 'TOPIC', name: 'api-v2', patternType: 'MATCH' }, entry: { principal: null, host: null, operation: 'ANY', permissionType: 'ANY' } })).toEqual([api]);
+      expect(await admin.describeAcls()).toEqual([api]);
+      // Not a super user: DescribeAcls is refused as a whole, CreateAcls per binding.
+      await expect(new Admin(alice).describeAcls()).rejects.toMatchObject({ code: ErrorCode.CLUSTER_AUTHORIZATION_FAILED });
+      expect((await new Admin(alice).createAcls([api]))[0]!.error?.code).toBe(ErrorCode.CLUSTER_AUTHORIZATION_FAILED);
+      const deleted = await admin.deleteAcls([
+        { pattern: { resourceType: 'GROUP', name: null, patternType: 'ANY' }, entry: { principal: null, host: null, operation: 'ANY', permissionType: 'ANY' } },
+        { pattern: { resourceType: 'ANY', name: 'api', patternType: 'ANY' }, entry: { principal: 'User:alice', host: null, operation: 'ANY', permissionType: 'ALLOW' } },
+      ]);
+      expect(deleted.map((d) => [d.error, d.deleted])).toEqual([
+        [null, []],
+        [null, [{ binding: api, error: null }]],
+      ]);
+      expect(await admin.describeAcls()).toEqual([]);
+    } finally {
+      await client.close();
+      await alice.close();
+    }
+    // The CLI prints a per-binding refusal and exits 1.
+    const refused = await gregor(['acls', '--add', '--topic', 'a/b', '--allow-principal', 'User:alice', '--bootstrap-server', sasl, '--command-config', adminConfig]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`Error while executing ACL command: ${topic('a/b')} ${entry('User:alice', 'ALL')}: Invalid resource name a/b: it is a ZooKeeper node name [INVALID_REQUEST]`);
+  });
 
   it('on a terminal, --remove asks "Are you sure" and removes only after y', async () => {
     await acls('--add', '--topic', 'asked', '--allow-principal', 'User:alice', '--operation', 'Read');
