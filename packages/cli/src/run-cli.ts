@@ -1,4 +1,5 @@
 import { closestName, ConfigError, GregorError, TimeoutError } from '@gregor/common';
+import { aclsCommand } from './commands/acls.js';
 import { brokerCommand } from './commands/broker.js';
 import { clusterCommand } from './commands/cluster.js';
 import { configsCommand } from './commands/configs.js';
@@ -28,6 +29,7 @@ Commands:
   elect-leaders   preferred or unclean leader election (like kafka-leader-election)
   delete-records  delete records below an offset (like kafka-delete-records)
   users     SCRAM users in ZooKeeper: create | delete | list
+  acls      ACLs through the brokers: --add | --remove | --list (like kafka-acls --bootstrap-server)
   consumer-service  a long-running group consumer with an HTTP status API (--config file)
   version   print the version`;
 
@@ -39,6 +41,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   consume: (argv) => consumeCommand(argv),
   groups: groupsCommand,
   users: usersCommand,
+  acls: aclsCommand,
   configs: configsCommand,
   reassign: reassignCommand,
   'elect-leaders': electLeadersCommand,
@@ -94,6 +97,7 @@ const KAFKA_SCRIPTS: Record<string, string> = {
   'kafka-leader-election': 'elect-leaders',
   'kafka-preferred-replica-election': 'elect-leaders',
   'kafka-delete-records': 'delete-records',
+  'kafka-acls': 'acls',
   'kafka-console-producer': 'produce',
   'kafka-console-consumer': 'consume',
   'kafka-server-start': 'broker',

@@ -2,6 +2,7 @@ import { ErrorCode, GregorError, KafkaProtocolError, TimeoutError, errorName, sl
 import { CreatePartitions, CreateTopics, DeleteTopics } from '@gregor/protocol';
 import type { ClusterMetadata, KafkaClient, TopicMetadata } from './cluster.js';
 import { alterConfigs, describeConfigs, incrementalAlterConfigs, type AlterConfigsResult, type ConfigDescription, type ConfigOperation, type ConfigResource } from './admin-configs.js';
+import { createAcls, deleteAcls, describeAcls, ANY_ACL_BINDING, type AclBinding, type AclBindingFilter, type CreateAclResult, type DeleteAclsResult } from './admin-acls.js';
 import { deleteGroups, describeGroups, fetchOffsets, listGroups, resetOffsets, type GroupDescription, type GroupListing, type GroupOffset, type GroupResult } from './admin-groups.js';
 import {
   alterPartitionReassignments,
@@ -240,6 +241,21 @@ export class Admin {
   /** DeleteGroups: each group's result. */
   deleteGroups(groupIds: readonly string[]): Promise<GroupResult[]> {
     return deleteGroups(this.#client, groupIds);
+  }
+
+  /** CreateAcls at any broker: one result per binding, in order (`error` is the broker's refusal of that binding). */
+  createAcls(bindings: readonly AclBinding[]): Promise<CreateAclResult[]> {
+    return createAcls(this.#client, bindings);
+  }
+
+  /** DescribeAcls: the bindings matching the filter (default: all); throws the broker's error (e.g. SECURITY_DISABLED). */
+  describeAcls(filter: AclBindingFilter = ANY_ACL_BINDING): Promise<AclBinding[]> {
+    return describeAcls(this.#client, filter);
+  }
+
+  /** DeleteAcls: per filter, the bindings it removed or its error. */
+  deleteAcls(filters: readonly AclBindingFilter[]): Promise<DeleteAclsResult[]> {
+    return deleteAcls(this.#client, filters);
   }
 
   /** Polls metadata until every partition of the topics has a leader (new topics elect them asynchronously). */

@@ -71,6 +71,21 @@ export {
 export { consumedRecordFactory } from './consumed-record.js';
 export { listOffsets, LATEST_TIMESTAMP, EARLIEST_TIMESTAMP, type OffsetQuery, type PartitionOffset } from './offsets.js';
 export { Admin, type NewTopic, type NewPartitions, type AdminOptions, type TopicResult } from './admin.js';
+export {
+  ANY_ACL_BINDING,
+  type AclResourceType,
+  type AclPatternType,
+  type AclOperation,
+  type AclPermissionType,
+  type ResourcePattern,
+  type AccessControlEntry,
+  type AclBinding,
+  type ResourcePatternFilter,
+  type AccessControlEntryFilter,
+  type AclBindingFilter,
+  type CreateAclResult,
+  type DeleteAclsResult,
+} from './admin-acls.js';
 export type { ConfigResource, ConfigEntry, ConfigSynonym, ConfigSourceName, ConfigDescription, ConfigOperation, AlterConfigsResult } from './admin-configs.js';
 export { planReset, type ResetSpec, type PartitionRef, type PartitionOffsets, type PlannedOffset } from './reset-plan.js';
 export { offsetResetRequest, type ListedGroup, type GroupListing, type GroupDescription, type GroupMemberDescription, type GroupOffset, type GroupResult } from './admin-groups.js';
