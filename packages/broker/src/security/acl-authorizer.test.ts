@@ -105,4 +105,30 @@ describe('AclAuthorizer on ZooKeeper', () => {
     expect(a1.authorizeByResourceType({ principal: 'User:admin', clientHost: 'h' }, 'Write', 'Topic')).toBe(true);
     await a1.deleteAcls([{ ...all, principal: 'User:bob' }]);
   });
+
+  it('a change to one store re-arms only that store\'s watch: 15 literal changes leave the prefixed store read once per its own change', async () => {
+    const store = new ZkAclStore(await connect());
+    const reads = new Map<string, number>();
+    const getChangeNotifications = store.getChangeNotifications.bind(store);
+    store.getChangeNotifications = (which, watcher) => {
+      reads.set(which, (reads.get(which) ?? 0) + 1);
+      return getChangeNotifications(which, watcher);
+    };
+    const a3 = new AclAuthorizer(store, settings, silentLogger());
+    await a3.start();
+    try {
+      for (let i = 0; i < 15; i++) {
+        await a1.createAcls([binding(`watched-${i}`, 'Read')]);
+        await eventually(() => a3.authorize(alice, 'Read', 'Topic', `watched-${i}`), `literal change ${i} seen`);
+      }
+      await a1.createAcls([binding('watched-', 'Write', 'Allow', 'PREFIXED')]);
+      await eventually(() => a3.authorize(alice, 'Write', 'Topic', 'watched-x'), 'prefixed change seen');
+      await new Promise((r) => setTimeout(r, 300));
+      // start() reads each store once; the prefixed store once more for its one change (15 before the fix).
+      expect(reads.get('PREFIXED')).toBe(2);
+      expect(reads.get('LITERAL')).toBeGreaterThanOrEqual(16);
+    } finally {
+      await a3.stop();
+    }
+  });
 });

@@ -73,7 +73,7 @@ export class AclAuthorizer {
   async start(): Promise<void> {
     await this.#store.createAclPaths();
     for (const store of STORES) {
-      const nodes = await this.#store.getChangeNotifications(store, () => this.#scheduleChanges());
+      const nodes = await this.#store.getChangeNotifications(store, () => this.#scheduleChanges(store));
       this.#lastSeen.set(store, Math.max(-1, ...nodes.map(sequenceOf)));
     }
     await this.#loadCache();
@@ -83,7 +83,7 @@ export class AclAuthorizer {
   onNewSession(): void {
     this.#changes = this.#changes
       .then(async () => {
-        for (const store of STORES) await this.#store.getChangeNotifications(store, () => this.#scheduleChanges());
+        for (const store of STORES) await this.#store.getChangeNotifications(store, () => this.#scheduleChanges(store));
         await this.#loadCache();
       })
       .catch((err) => this.#log.warn({ err: (err as Error).message }, 'reloading ACLs after a new ZooKeeper session failed'));
@@ -250,26 +250,25 @@ export class AclAuthorizer {
     this.#log.info({ resources: this.#cache.size }, 'ACLs loaded');
   }
 
-  #scheduleChanges(): void {
+  /** The watch of one store fired: only that store is read again and re-watched (the other's watch is still set). */
+  #scheduleChanges(store: (typeof STORES)[number]): void {
     if (this.#stopped) return;
-    this.#changes = this.#changes.then(() => this.#processChanges()).catch((err) => this.#log.warn({ err: (err as Error).message }, 'ACL change processing failed'));
+    this.#changes = this.#changes.then(() => this.#processChanges(store)).catch((err) => this.#log.warn({ err: (err as Error).message }, 'ACL change processing failed'));
   }
 
   /** Re-reads each resource named by a new notification, then purges notifications older than 15 minutes (as Kafka's listener). */
-  async #processChanges(): Promise<void> {
-    for (const store of STORES) {
-      const nodes = await this.#store.getChangeNotifications(store, () => this.#scheduleChanges());
-      for (const node of nodes) {
-        const n = await this.#store.getChangeNotification(store, node);
-        if (!n) continue;
-        const seq = sequenceOf(node);
-        if (seq > this.#lastSeen.get(store)!) {
-          this.#lastSeen.set(store, seq);
-          if (n.resource) this.#setCache(await this.#readResource({ ...n.resource }));
-          else this.#log.warn({ store, node }, 'ignoring an unreadable ACL change notification');
-        }
-        if (Date.now() - n.ctime > NOTIFICATION_EXPIRY_MS) await this.#store.deleteChangeNotification(store, node);
+  async #processChanges(store: (typeof STORES)[number]): Promise<void> {
+    const nodes = await this.#store.getChangeNotifications(store, () => this.#scheduleChanges(store));
+    for (const node of nodes) {
+      const n = await this.#store.getChangeNotification(store, node);
+      if (!n) continue;
+      const seq = sequenceOf(node);
+      if (seq > this.#lastSeen.get(store)!) {
+        this.#lastSeen.set(store, seq);
+        if (n.resource) this.#setCache(await this.#readResource({ ...n.resource }));
+        else this.#log.warn({ store, node }, 'ignoring an unreadable ACL change notification');
       }
+      if (Date.now() - n.ctime > NOTIFICATION_EXPIRY_MS) await this.#store.deleteChangeNotification(store, node);
     }
   }
 }
