@@ -1,4 +1,4 @@
-import { AclOperationCode, AclPatternTypeCode, AclPermissionTypeCode, AclResourceTypeCode } from '@gregor/protocol';
+import { ACL_SUPPORTED_OPERATIONS, AclOperationCode, AclPatternTypeCode, AclPermissionTypeCode, AclResourceTypeCode, type AclConcreteResourceType } from '@gregor/protocol';
 
 /**
  * Kafka's ACL model (kafka.security.auth.Acl / org.apache.kafka.common.acl), names as stored in
@@ -82,14 +82,12 @@ export function isPermission(s: string): s is Permission {
   return s === 'Allow' || s === 'Deny';
 }
 
-/** The operations that mean something on each resource type (Kafka's AclEntry.supportedOperations). */
-export const SUPPORTED_OPERATIONS: Readonly<Record<ResourceType, readonly Operation[]>> = {
-  Topic: ['Read', 'Write', 'Create', 'Describe', 'Delete', 'Alter', 'DescribeConfigs', 'AlterConfigs'],
-  Group: ['Read', 'Describe', 'Delete'],
-  Cluster: ['Create', 'ClusterAction', 'DescribeConfigs', 'AlterConfigs', 'IdempotentWrite', 'Alter', 'Describe'],
-  TransactionalId: ['Describe', 'Write'],
-  DelegationToken: ['Describe'],
-};
+/** Kafka's AclEntry.supportedOperations (protocol's ACL_SUPPORTED_OPERATIONS) in this module's names. */
+export const SUPPORTED_OPERATIONS = {} as Record<ResourceType, readonly Operation[]>;
+for (const [type, code] of RESOURCE_TYPES) {
+  const key = (Object.keys(AclResourceTypeCode) as (keyof typeof AclResourceTypeCode)[]).find((k) => AclResourceTypeCode[k] === code) as AclConcreteResourceType;
+  SUPPORTED_OPERATIONS[type] = ACL_SUPPORTED_OPERATIONS[key].map((op) => operationOf(AclOperationCode[op])!);
+}
 
 /** Operations as the int32 bit field of Metadata and DescribeGroups (bit n = operation code n; Utils.to32BitField). */
 export function operationsBitField(ops: Iterable<Operation>): number {

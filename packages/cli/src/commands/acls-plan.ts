@@ -1,4 +1,5 @@
 import type { AccessControlEntry, AclOperation, AclPermissionType, AclResourceType, ResourcePatternFilter } from '@gregor/client';
+import { ACL_SUPPORTED_OPERATIONS } from '@gregor/protocol';
 import { UsageError } from '../usage-error.js';
 
 /** The cluster resource's only name (Kafka's Resource.CLUSTER_NAME). */
@@ -18,15 +19,6 @@ const OPERATION_NAMES: readonly [string, AclOperation][] = [
   ['IdempotentWrite', 'IDEMPOTENT_WRITE'],
   ['All', 'ALL'],
 ];
-
-/** Kafka's ResourceType.supportedOperations (kafka.security.auth, 2.4), in their declaration order; All is always valid too. */
-const SUPPORTED_OPERATIONS: Record<AclResourceType, readonly string[]> = {
-  TOPIC: ['Read', 'Write', 'Create', 'Describe', 'Delete', 'Alter', 'DescribeConfigs', 'AlterConfigs'],
-  GROUP: ['Read', 'Describe', 'Delete'],
-  CLUSTER: ['Create', 'ClusterAction', 'DescribeConfigs', 'AlterConfigs', 'IdempotentWrite', 'Alter', 'Describe'],
-  TRANSACTIONAL_ID: ['Describe', 'Write'],
-  DELEGATION_TOKEN: ['Describe'],
-};
 
 export type AclPatternFilterType = ResourcePatternFilter['patternType'];
 
@@ -98,6 +90,11 @@ export function operationOf(name: string, usage: string): AclOperation {
   const found = OPERATION_NAMES.find(([kafkaName]) => kafkaName.toLowerCase() === wanted);
   if (!found) throw new UsageError(`${name.trim()} not a valid operation name. The valid names are ${OPERATION_NAMES.map(([n]) => n).join(',')}`, usage);
   return found[1];
+}
+
+/** The name --operation takes for an operation (Kafka's kafka.security.auth.Operation). */
+function operationName(operation: AclOperation): string {
+  return OPERATION_NAMES.find(([, o]) => o === operation)![0];
 }
 
 function unique<T>(items: readonly T[], key: (t: T) => string = String): T[] {
@@ -186,9 +183,11 @@ function resourceAcls(a: AclArgs, patternType: AclPatternFilterType, usage: stri
   const out = [...byKey.values()];
   for (const { filter, entries } of out) {
     const resourceType = filter.resourceType as AclResourceType;
-    const valid = [...SUPPORTED_OPERATIONS[resourceType], 'All'];
-    const validJava = new Set(valid.map((v) => operationOf(v, usage)));
-    if (entries.some((e) => !validJava.has(e.operation))) throw new UsageError(`ResourceType ${resourceType} only supports operations ${valid.join(',')}`, usage);
+    // Kafka's ResourceType.supportedOperations, All being valid too; named as --operation takes them.
+    const valid: readonly AclOperation[] = [...ACL_SUPPORTED_OPERATIONS[resourceType], 'ALL'];
+    if (entries.some((e) => !valid.includes(e.operation))) {
+      throw new UsageError(`ResourceType ${resourceType} only supports operations ${valid.map(operationName).join(',')}`, usage);
+    }
   }
   return out;
 }

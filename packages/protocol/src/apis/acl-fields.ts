@@ -21,6 +21,24 @@ export const AclOperationCode = {
   ALTER_CONFIGS: 11,
   IDEMPOTENT_WRITE: 12,
 } as const;
+/** A concrete resource type's name (what an ACL can be stored for). */
+export type AclConcreteResourceType = Exclude<keyof typeof AclResourceTypeCode, 'UNKNOWN' | 'ANY'>;
+/** A concrete operation's name. */
+export type AclConcreteOperation = Exclude<keyof typeof AclOperationCode, 'UNKNOWN' | 'ANY'>;
+
+/**
+ * Kafka's AclEntry.supportedOperations, in its declaration order: the operations that mean something on each
+ * resource type (ALL is accepted on every one). The broker answers authorized operations from it; the acls tool
+ * refuses other operations with it.
+ */
+export const ACL_SUPPORTED_OPERATIONS: Readonly<Record<AclConcreteResourceType, readonly AclConcreteOperation[]>> = {
+  TOPIC: ['READ', 'WRITE', 'CREATE', 'DESCRIBE', 'DELETE', 'ALTER', 'DESCRIBE_CONFIGS', 'ALTER_CONFIGS'],
+  GROUP: ['READ', 'DESCRIBE', 'DELETE'],
+  CLUSTER: ['CREATE', 'CLUSTER_ACTION', 'DESCRIBE_CONFIGS', 'ALTER_CONFIGS', 'IDEMPOTENT_WRITE', 'ALTER', 'DESCRIBE'],
+  TRANSACTIONAL_ID: ['DESCRIBE', 'WRITE'],
+  DELEGATION_TOKEN: ['DESCRIBE'],
+};
+
 /** Wire codes of Kafka's AclPermissionType. */
 export const AclPermissionTypeCode = { UNKNOWN: 0, ANY: 1, DENY: 2, ALLOW: 3 } as const;
 
