@@ -1,12 +1,12 @@
 import { ErrorCode, errorName, KafkaProtocolError } from '@gregor/common';
-import { AclOperationCode, AclPatternTypeCode, AclPermissionTypeCode, AclResourceTypeCode, CreateAcls, DeleteAcls, DescribeAcls, type AclBindingFilterFields } from '@gregor/protocol';
+import { AclOperationCode, AclPatternTypeCode, AclPermissionTypeCode, AclResourceTypeCode, CreateAcls, DeleteAcls, DescribeAcls, type AclBindingFilterFields, type AclConcreteOperation, type AclConcreteResourceType } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
 import { sendToBroker } from './admin-configs.js';
 
 /** Kafka's enum names (org.apache.kafka.common.resource / acl), as AclCommand prints them. */
-export type AclResourceType = Exclude<keyof typeof AclResourceTypeCode, 'UNKNOWN' | 'ANY'>;
+export type AclResourceType = AclConcreteResourceType;
 export type AclPatternType = 'LITERAL' | 'PREFIXED';
-export type AclOperation = Exclude<keyof typeof AclOperationCode, 'UNKNOWN' | 'ANY'>;
+export type AclOperation = AclConcreteOperation;
 export type AclPermissionType = 'ALLOW' | 'DENY';
 
 /** ResourcePattern: what an ACL applies to (the cluster is named kafka-cluster). */
