@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { Admin, type AccessControlEntry, type AclBinding, type AclBindingFilter, type KafkaClient, type ResourcePatternFilter } from '@gregor/client';
+import { Admin, ANY_ACL_BINDING, type AccessControlEntry, type AclBinding, type AclBindingFilter, type KafkaClient, type ResourcePatternFilter } from '@gregor/client';
 import type { GregorError } from '@gregor/common';
 import { parsed } from '../args.js';
 import { cliClient, COMMAND_CONFIG_HELP } from '../client-factory.js';
@@ -129,7 +129,7 @@ async function removeAcls(admin: Admin, plan: AclPlan, force: boolean): Promise<
     if (!force && !(await confirm(removeQuestion({ filter, entries })))) continue;
     const filters: AclBindingFilter[] =
       entries.length === 0
-        ? [{ pattern: filter, entry: { principal: null, host: null, operation: 'ANY', permissionType: 'ANY' } }]
+        ? [{ pattern: filter, entry: ANY_ACL_BINDING.entry }]
         : entries.map((entry) => ({ pattern: filter, entry }));
     let ok = true;
     for (const r of await admin.deleteAcls(filters)) {
@@ -162,7 +162,7 @@ async function listAcls(admin: Admin, plan: AclPlan): Promise<void> {
   const filters: (ResourcePatternFilter | null)[] = plan.listFilters.length > 0 ? plan.listFilters : [null];
   const byResource = new Map<string, { pattern: AclBinding['pattern']; entries: Map<string, AccessControlEntry> }>();
   for (const filter of filters) {
-    const bindings = await admin.describeAcls(filter ? { pattern: filter, entry: { principal: null, host: null, operation: 'ANY', permissionType: 'ANY' } } : undefined);
+    const bindings = await admin.describeAcls(filter ? { pattern: filter, entry: ANY_ACL_BINDING.entry } : undefined);
     for (const { pattern, entry } of bindings) {
       const key = `${pattern.resourceType}\u0000${pattern.patternType}\u0000${pattern.name}`;
       const r = byResource.get(key) ?? { pattern, entries: new Map<string, AccessControlEntry>() };
