@@ -1,3 +1,4 @@
+import { whenAborted } from '@gregor/common';
 import { AbortError } from '@gregor/net';
 
 /**
@@ -54,15 +55,15 @@ export class MessageQueue<T> {
 
   #waitForSpace(signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve) => {
+      let stopWatching = (): void => undefined;
       const wake = () => {
-        signal.removeEventListener('abort', wake);
+        stopWatching();
         const i = this.#space.indexOf(wake);
         if (i >= 0) this.#space.splice(i, 1);
         resolve();
       };
       this.#space.push(wake);
-      signal.addEventListener('abort', wake, { once: true });
-      if (signal.aborted) wake(); // a listener added after the abort never fires
+      stopWatching = whenAborted(signal, wake);
     });
   }
 

@@ -1,4 +1,4 @@
-import { CorruptDataError, ErrorCode, GregorError, KafkaProtocolError, backoffMs, sleep, type Logger } from '@gregor/common';
+import { CorruptDataError, ErrorCode, GregorError, KafkaProtocolError, backoffMs, sleep, whenAborted, type Logger } from '@gregor/common';
 import { AbstractFetcherThread, type Connection, type FetcherOptions, type PartitionFetchState } from '@gregor/net';
 import type { FetchablePartitionResponse } from '@gregor/protocol';
 import type { KafkaClient } from './cluster.js';
@@ -85,9 +85,8 @@ export class ReaderPartitionFetch {
     if (!broker) return { retry: true, error: new KafkaProtocolError(ErrorCode.LEADER_NOT_AVAILABLE, `no leader for ${this.#topic}-${this.#partition}`) };
     let finish!: (outcome: Outcome) => void;
     const finished = new Promise<Outcome>((resolve) => (finish = resolve));
-    const onAbort = () => finish({ retry: false });
-    signal.addEventListener('abort', onAbort, { once: true });
-    if (signal.aborted) onAbort(); // aborted while the leader was looked up: a late listener never fires
+    // Also when aborted while the leader was looked up.
+    const stopWatching = whenAborted(signal, () => finish({ retry: false }));
     const client = this.#client;
     const s = this.#settings;
     const thread = new ReaderFetcherThread(
@@ -116,7 +115,7 @@ export class ReaderPartitionFetch {
     try {
       return await finished;
     } finally {
-      signal.removeEventListener('abort', onAbort);
+      stopWatching();
       await thread.shutdown();
     }
   }

@@ -1,4 +1,4 @@
-import { ErrorCode, GregorError, KafkaProtocolError, backoffMs, silentLogger, sleep, type Logger } from '@gregor/common';
+import { ErrorCode, GregorError, KafkaProtocolError, backoffMs, silentLogger, sleep, whenAborted, type Logger } from '@gregor/common';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES } from '@gregor/protocol';
 import { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt, type ClientConfig } from './config.js';
@@ -221,9 +221,7 @@ export class Reader {
     const ended = new Promise<string>((resolve) => (end = resolve));
     const abort = new AbortController();
     const active: ActiveGeneration = { gen, abort, end: (r) => end(r), ended };
-    const onStop = () => end('closing');
-    this.#stop.signal.addEventListener('abort', onStop, { once: true });
-    if (this.#stop.signal.aborted) onStop(); // an 'abort' listener added after the abort never fires
+    const stopWatching = whenAborted(this.#stop.signal, () => end('closing'));
     this.#active = active;
 
     const heartbeats = this.#heartbeatLoop(active);
@@ -242,7 +240,7 @@ export class Reader {
     this.#log.info({ group: this.#config.groupId, generation: gen.generationId, reason }, 'generation ended');
     abort.abort();
     clearInterval(commitTimer);
-    this.#stop.signal.removeEventListener('abort', onStop);
+    stopWatching();
     await Promise.allSettled([...loops, heartbeats]);
     // Flush merged commits while this generation is still accepted (PreparingRebalance allows them).
     await this.#flush().catch((e) => this.#log.warn({ err: (e as Error).message }, 'final commit of the generation failed'));

@@ -1,7 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, withTimeout, TimeoutError, sleep } from '@gregor/common';
+import { backoffMs, withTimeout, TimeoutError, sleep, whenAborted } from '@gregor/common';
 
 describe('async helpers', () => {
+  it('whenAborted calls back once on abort, at once for a signal already aborted, never after its remover ran', () => {
+    const calls: string[] = [];
+    const later = new AbortController();
+    whenAborted(later.signal, () => calls.push('later'));
+    const removed = new AbortController();
+    whenAborted(removed.signal, () => calls.push('removed'))();
+    const done = new AbortController();
+    done.abort();
+    whenAborted(done.signal, () => calls.push('already'));
+    expect(calls).toEqual(['already']);
+    later.abort();
+    removed.abort();
+    later.abort();
+    expect(calls).toEqual(['already', 'later']);
+  });
+
   it('backoff stays within [ceiling/2, ceiling] and is capped', () => {
     for (let attempt = 0; attempt < 30; attempt++) {
       const ms = backoffMs(attempt, 100, 5000, () => 0.999);

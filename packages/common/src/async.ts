@@ -13,6 +13,19 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * Calls `onAbort` once when `signal` aborts, or at once if it already has (an 'abort' listener added after the
+ * abort never fires). Returns what removes the listener.
+ */
+export function whenAborted(signal: AbortSignal, onAbort: () => void): () => void {
+  if (signal.aborted) {
+    onAbort();
+    return () => undefined;
+  }
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
+}
+
 /** Resolves or rejects with the promise, or rejects with `onTimeout()` after `ms`. The timer is always cleared. */
 export function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

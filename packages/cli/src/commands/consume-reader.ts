@@ -2,6 +2,7 @@ import { Admin, ClientClosedError, KafkaClient, Reader, type ClientSecurity, typ
 import { AbortError } from '@gregor/client';
 import { createLogger } from '@gregor/common';
 import { UsageError } from '../usage-error.js';
+import { drained } from '../output-drain.js';
 
 export interface ReaderConsumeOptions {
   bootstrap: string;
@@ -142,17 +143,4 @@ export async function consumeWithReader(o: ReaderConsumeOptions): Promise<number
   }
   console.error(`Processed a total of ${count} messages`);
   return 0;
-}
-
-function drained(output: NodeJS.WritableStream, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      output.removeListener('drain', done);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    output.once('drain', done);
-    signal.addEventListener('abort', done, { once: true });
-    if (signal.aborted) done();
-  });
 }

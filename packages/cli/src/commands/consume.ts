@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { intOption, parsed, requireOption, unescapeSeparator } from '../args.js';
 import { cliClient, COMMAND_CONFIG_HELP, commandConfigSecurity, DEFAULT_BOOTSTRAP } from '../client-factory.js';
 import { consumerProperties } from '../consumer-properties.js';
+import { drained } from '../output-drain.js';
 import { UsageError } from '../usage-error.js';
 import { consumeWithGroup } from './consume-group.js';
 import { consumeWithReader } from './consume-reader.js';
@@ -204,18 +205,7 @@ export async function consumeCommand(argv: string[], output: NodeJS.WritableStre
     const source = partitionSource(client, { topic, partitions: partition === undefined ? undefined : [partition], from }, stop.signal);
     for await (const record of source) {
       armIdle();
-      if (!output.write(`${formatRecord(record, format, values['print-key'] ?? false, separator)}\n`)) {
-        await new Promise<void>((resolve) => {
-          const done = (): void => {
-            output.removeListener('drain', done);
-            stop.signal.removeEventListener('abort', done);
-            resolve();
-          };
-          output.once('drain', done);
-          stop.signal.addEventListener('abort', done, { once: true });
-          if (stop.signal.aborted) done();
-        });
-      }
+      if (!output.write(`${formatRecord(record, format, values['print-key'] ?? false, separator)}\n`)) await drained(output, stop.signal);
       if (outputClosed) break;
       if (++count >= max) break;
     }
