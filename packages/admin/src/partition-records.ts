@@ -1,7 +1,7 @@
 import { partitionOffset, produceRefusal, type KafkaServer } from '@gregor/broker';
 import type { Acks } from '@gregor/client';
 import { CorruptDataError, ErrorCode, errorName, KafkaProtocolError } from '@gregor/common';
-import { decodeRecordSetPrefix, DEFAULT_MAX_DECOMPRESSED_BYTES, Fetch, ListOffsets, Produce, type DecodedRecord } from '@gregor/protocol';
+import { decodeRecordSetPrefix, decompressionCap, Fetch, ListOffsets, Produce, type DecodedRecord } from '@gregor/protocol';
 import type { AdminContext } from './admin-context.js';
 import { brokerConnection } from './broker-connection.js';
 
@@ -124,7 +124,7 @@ export interface DecodedRead {
 export function decodeRead(read: RecordSetRead, topic: string, partition: number, offset: number, maxBytes: number): DecodedRead {
   const out: DecodedRead = { highWatermark: read.highWatermark, logStartOffset: read.logStartOffset, records: [], nextOffset: offset };
   if (read.records.length === 0) return out;
-  const { batches, error } = decodeRecordSetPrefix(read.records, { maxDecompressedBytes: Math.max(maxBytes, DEFAULT_MAX_DECOMPRESSED_BYTES) });
+  const { batches, error } = decodeRecordSetPrefix(read.records, { maxDecompressedBytes: decompressionCap(maxBytes) });
   if (error && batches.length === 0) throw new CorruptDataError(`fetch ${topic}-${partition} at offset ${offset}: ${error.message}`, { cause: error });
   for (const batch of batches) {
     out.nextOffset = Math.max(out.nextOffset, batch.lastOffset + 1);

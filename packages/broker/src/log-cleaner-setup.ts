@@ -1,5 +1,5 @@
 import type { Logger } from '@gregor/common';
-import { DEFAULT_MAX_DECOMPRESSED_BYTES } from '@gregor/protocol';
+import { decompressionCap } from '@gregor/protocol';
 import { DEFAULT_DELETE_RETENTION_MS, LogCleaner, type LogManager } from '@gregor/storage';
 import type { BrokerConfig } from './config/broker-config.js';
 import type { TopicConfigCache } from './config/topic-config-cache.js';
@@ -20,7 +20,7 @@ export function startLogCleaner(config: BrokerConfig, logManager: LogManager, to
       return v !== undefined ? Number(v) : DEFAULT_DELETE_RETENTION_MS;
     },
     // A batch may inflate to the larger of the topic's max.message.bytes and 50 MiB.
-    maxDecompressedBytes: (topic) => Math.max(topicConfigs.get(topic).maxMessageBytes, DEFAULT_MAX_DECOMPRESSED_BYTES),
+    maxDecompressedBytes: (topic) => decompressionCap(topicConfigs.get(topic).maxMessageBytes),
     intervalMs: LOG_CLEANER_BACKOFF_MS,
     logger,
   });

@@ -1,5 +1,5 @@
 import { CorruptDataError, ErrorCode, KafkaProtocolError } from '@gregor/common';
-import { DEFAULT_MAX_DECOMPRESSED_BYTES, Fetch, decodeRecordSetPrefixWith, type FetchResponse } from '@gregor/protocol';
+import { decompressionCap, Fetch, decodeRecordSetPrefixWith, type FetchResponse } from '@gregor/protocol';
 import { consumedRecordFactory, type ConsumedRecord } from './consumed-record.js';
 import type { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt } from './config.js';
@@ -42,7 +42,7 @@ function fetchSettings(config: FetchConfig): FetchSettings {
     minBytes: requireNonNegativeInt('minBytes', config.minBytes, 1),
     maxBytes,
     maxPartitionFetchBytes: requireNonNegativeInt('maxPartitionFetchBytes', config.maxPartitionFetchBytes, 1_048_576),
-    maxDecompressedBytes: requireNonNegativeInt('maxDecompressedBytes', config.maxDecompressedBytes, Math.max(maxBytes, DEFAULT_MAX_DECOMPRESSED_BYTES)),
+    maxDecompressedBytes: requireNonNegativeInt('maxDecompressedBytes', config.maxDecompressedBytes, decompressionCap(maxBytes)),
   };
 }
 

@@ -1,5 +1,5 @@
 import { ErrorCode, GregorError, KafkaProtocolError, backoffMs, silentLogger, sleep, whenAborted, type Logger } from '@gregor/common';
-import { DEFAULT_MAX_DECOMPRESSED_BYTES } from '@gregor/protocol';
+import { decompressionCap } from '@gregor/protocol';
 import { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt, type ClientConfig } from './config.js';
 import type { ConsumedRecord, FetchConfig } from './fetcher.js';
@@ -117,7 +117,7 @@ export class Reader {
       minBytes: requireNonNegativeInt('minBytes', config.minBytes, 1),
       maxBytes,
       maxPartitionFetchBytes: requireNonNegativeInt('maxPartitionFetchBytes', config.maxPartitionFetchBytes, 1_048_576),
-      maxDecompressedBytes: requireNonNegativeInt('maxDecompressedBytes', config.maxDecompressedBytes, Math.max(maxBytes, DEFAULT_MAX_DECOMPRESSED_BYTES)),
+      maxDecompressedBytes: requireNonNegativeInt('maxDecompressedBytes', config.maxDecompressedBytes, decompressionCap(maxBytes)),
     };
   }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_DECOMPRESSED_BYTES, RecordSetCursor } from '@gregor/protocol';
+import { decompressionCap, RecordSetCursor } from '@gregor/protocol';
 import { consumedRecordFactory } from '@gregor/client';
 import { CorruptDataError, type Logger } from '@gregor/common';
 import type { ChunkQueue } from './chunk-queue.js';
@@ -81,7 +81,7 @@ export class ConsumerIterator implements AsyncIterator<MessageAndMetadata> {
     // Each record decoded straight into the MessageAndMetadata handed out (one object per record, not two).
     this.#records = new RecordSetCursor(
       chunk.records,
-      { maxDecompressedBytes: Math.max(info.fetchSize, DEFAULT_MAX_DECOMPRESSED_BYTES) },
+      { maxDecompressedBytes: decompressionCap(info.fetchSize) },
       consumedRecordFactory(info.topic, info.partition),
     );
     this.#info = info;

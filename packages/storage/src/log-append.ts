@@ -1,4 +1,4 @@
-import { Attributes, BATCH_LOG_OVERHEAD, BatchOffsets, computeBatchCrc, DEFAULT_MAX_DECOMPRESSED_BYTES, splitBatches, type BatchHeader } from '@gregor/protocol';
+import { Attributes, BATCH_LOG_OVERHEAD, BatchOffsets, computeBatchCrc, decompressionCap, splitBatches, type BatchHeader } from '@gregor/protocol';
 import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
 import type { LogConfig } from './log-config.js';
 import { recompressBatch, targetCompression } from './log-recompress.js';
@@ -30,7 +30,7 @@ export function recordValidationConfig(c: LogConfig): RecordValidationConfig {
     timestampType: c.messageTimestampType ?? 'CreateTime',
     timestampDifferenceMaxMs: c.messageTimestampDifferenceMaxMs ?? Number.MAX_SAFE_INTEGER,
     compacted: c.compact ?? false,
-    maxDecompressedBytes: Math.max(c.maxMessageBytes, DEFAULT_MAX_DECOMPRESSED_BYTES),
+    maxDecompressedBytes: decompressionCap(c.maxMessageBytes),
   };
 }
 

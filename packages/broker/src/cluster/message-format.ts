@@ -1,5 +1,5 @@
 import { ErrorCode, GregorError } from '@gregor/common';
-import { BatchOffsets, CURRENT_MAGIC, DEFAULT_MAX_DECOMPRESSED_BYTES, downConvertRecordSet, LEGACY_LOG_OVERHEAD, LegacyOffsets, upConvertMessageSet } from '@gregor/protocol';
+import { BatchOffsets, CURRENT_MAGIC, decompressionCap, downConvertRecordSet, LEGACY_LOG_OVERHEAD, LegacyOffsets, upConvertMessageSet } from '@gregor/protocol';
 
 /**
  * What a Produce v0-2 partition appends: gregor's logs are message format v2 (message.format.version 2.x), so a
@@ -11,7 +11,7 @@ import { BatchOffsets, CURRENT_MAGIC, DEFAULT_MAX_DECOMPRESSED_BYTES, downConver
 export function recordsForAppend(records: Buffer | null, maxMessageBytes: number): Buffer {
   if (records === null) return Buffer.alloc(0);
   if (records.length > BatchOffsets.magic && records.readInt8(BatchOffsets.magic) === CURRENT_MAGIC) return records;
-  return upConvertMessageSet(records, { maxMessageBytes, maxDecompressedBytes: Math.max(maxMessageBytes, DEFAULT_MAX_DECOMPRESSED_BYTES) }).batch;
+  return upConvertMessageSet(records, { maxMessageBytes, maxDecompressedBytes: decompressionCap(maxMessageBytes) }).batch;
 }
 
 /** The message format a Fetch version understands: v0-1 magic 0, v2-3 magic 1, v4+ RecordBatch v2. */
@@ -49,7 +49,7 @@ export function downConvertFetch(partitions: readonly FetchedPartition[], fetchV
     if (p.errorCode !== ErrorCode.NONE || p.records.length === 0) continue;
     let converted: Buffer;
     try {
-      converted = downConvertRecordSet(p.records, magic, p.fetchOffset, { maxDecompressedBytes: Math.max(p.partitionMaxBytes, DEFAULT_MAX_DECOMPRESSED_BYTES) });
+      converted = downConvertRecordSet(p.records, magic, p.fetchOffset, { maxDecompressedBytes: decompressionCap(p.partitionMaxBytes) });
     } catch (err) {
       if (!(err instanceof GregorError)) throw err;
       Object.assign(p, { errorCode: err.code, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, records: Buffer.alloc(0) });

@@ -1,5 +1,5 @@
 import { ErrorCode, GregorError } from '@gregor/common';
-import { DEFAULT_MAX_DECOMPRESSED_BYTES, decodeRecordBatch, type ListOffsetsRequest, type ListOffsetsResponse } from '@gregor/protocol';
+import { decompressionCap, decodeRecordBatch, type ListOffsetsRequest, type ListOffsetsResponse } from '@gregor/protocol';
 import type { PartitionLog } from '@gregor/storage';
 import type { BrokerServices } from '../broker-services.js';
 import type { ApiHandler } from '../kafka-apis.js';
@@ -52,7 +52,7 @@ export function partitionOffset(s: OffsetLookup, topic: string, partitionIndex: 
   if (timestamp === LATEST) offset = isReplica ? log.logEndOffset : partition.highWatermark;
   else if (timestamp === EARLIEST) offset = log.logStartOffset;
   else {
-    const first = firstRecordAtOrAfter(log, timestamp, Math.max(s.topicConfigs.get(topic).maxMessageBytes, DEFAULT_MAX_DECOMPRESSED_BYTES));
+    const first = firstRecordAtOrAfter(log, timestamp, decompressionCap(s.topicConfigs.get(topic).maxMessageBytes));
     found = first && (isReplica || first.offset < partition.highWatermark) ? first : null;
     offset = found ? found.offset : -1;
   }

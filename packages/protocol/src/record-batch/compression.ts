@@ -5,7 +5,7 @@ import { lz4Compress, lz4Decompress } from './codecs/lz4-frame.js';
 import { snappyCompress, snappyDecompress } from './codecs/snappy.js';
 import { zstdCompress, zstdDecompress } from './codecs/zstd.js';
 
-export { DEFAULT_MAX_DECOMPRESSED_BYTES } from './codecs/limits.js';
+export { DEFAULT_MAX_DECOMPRESSED_BYTES, decompressionCap } from './codecs/limits.js';
 
 export interface CodecOptions {
   /**

@@ -16,7 +16,7 @@ export {
   type ForEachBatchOptions,
   type SplitBatchesOptions,
 } from './batch-view.js';
-export { compressionCodec, compressionName, DEFAULT_MAX_DECOMPRESSED_BYTES, type CompressionCodecImpl, type CodecOptions } from './compression.js';
+export { compressionCodec, compressionName, DEFAULT_MAX_DECOMPRESSED_BYTES, decompressionCap, type CompressionCodecImpl, type CodecOptions } from './compression.js';
 export { encodeRecordBatch, type RecordBatchInput } from './encode-record-batch.js';
 export {
   decodeRecordBatch,

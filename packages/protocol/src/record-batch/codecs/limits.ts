@@ -6,6 +6,14 @@ import { CorruptDataError } from '@gregor/common';
  */
 export const DEFAULT_MAX_DECOMPRESSED_BYTES = 52_428_800;
 
+/**
+ * The decompression cap of a reader whose own size limit is `limitBytes` (max.message.bytes, a fetch size): Kafka
+ * limits compressed sizes, so a limit below the default must not refuse what Kafka would inflate.
+ */
+export function decompressionCap(limitBytes: number): number {
+  return Math.max(limitBytes, DEFAULT_MAX_DECOMPRESSED_BYTES);
+}
+
 /** A batch whose records inflate past the reader's cap (a corrupt batch or a decompression bomb). */
 export function inflatesTooFar(codec: string, maxBytes: number, detail = ''): CorruptDataError {
   return new CorruptDataError(`${codec} records inflate beyond the ${maxBytes}-byte decompression limit${detail ? ` (${detail})` : ''}`);
