@@ -49,6 +49,31 @@ describe('Producer batching', () => {
     expect(values(cluster, 1)).toEqual(['c']);
   });
 
+  it('gives each record of interleaved sends its own offset when their records share batches', async () => {
+    const { cluster, client } = await setup([1, 1]);
+    const producer = new Producer(client, { lingerMs: 100 });
+    // One batch per partition, holding runs of both sends: p0 = a0 a2 b0 b1, p1 = a1 a3.
+    const a = producer.send({ topic: 't', messages: [0, 1, 0, 1].map((partition, i) => ({ value: `a${i}`, partition })) });
+    const b = producer.send({ topic: 't', messages: [{ value: 'b0', partition: 0 }, { value: 'b1', partition: 0 }] });
+    const [ra, rb] = await Promise.all([a, b]);
+    expect(ra.map((r) => [r.partition, r.offset])).toEqual([[0, 0], [1, 0], [0, 1], [1, 1]]);
+    expect(rb.map((r) => [r.partition, r.offset])).toEqual([[0, 2], [0, 3]]);
+    expect(values(cluster, 0)).toEqual(['a0', 'a2', 'b0', 'b1']);
+    expect(values(cluster, 1)).toEqual(['a1', 'a3']);
+  });
+
+  it('sends what the messages held when send() was called, though the caller reuses them at once', async () => {
+    const { cluster, client } = await setup([1]);
+    const producer = new Producer(client);
+    const message = { key: 'k1', value: 'v1' };
+    const first = producer.send({ topic: 't', messages: [message] }); // its metadata is still to come
+    message.key = 'k2';
+    message.value = 'v2';
+    await Promise.all([first, producer.send({ topic: 't', messages: [message] })]);
+    const records = (cluster.logs.get('t-0') ?? []).flatMap((x) => decodeRecordBatch(x).records);
+    expect(records.map((r) => `${r.key}=${r.value}`)).toEqual(['k1=v1', 'k2=v2']);
+  });
+
   it('flush() sends lingering batches at once', async () => {
     const { cluster, client } = await setup([1]);
     const producer = new Producer(client, { lingerMs: 60_000 });

@@ -302,17 +302,21 @@ export class Sender {
     if (this.#idempotence && b.baseSequence >= 0 && b.producerId === this.#idempotence.producerId) {
       this.#idempotence.acknowledge(tpKey(b.topic, b.partition), (b.baseSequence + b.builder.count - 1) % 0x80000000);
     }
-    b.slots.forEach(({ pending, index }, i) => {
-      const r = pending.results[index]!;
-      r.partition = b.partition;
-      r.offset = baseOffset < 0 ? -1 : baseOffset + i;
-      r.logAppendTime = logAppendTime;
-      if (logAppendTime >= 0) r.timestamp = logAppendTime;
-      if (--pending.remaining === 0 && !pending.settled) {
+    let i = 0; // the record's offset delta in the batch
+    for (const { pending, index, count } of b.slots) {
+      for (let j = index; j < index + count; j++, i++) {
+        const r = pending.results[j]!;
+        r.partition = b.partition;
+        r.offset = baseOffset < 0 ? -1 : baseOffset + i;
+        r.logAppendTime = logAppendTime;
+        if (logAppendTime >= 0) r.timestamp = logAppendTime;
+      }
+      pending.remaining -= count;
+      if (pending.remaining === 0 && !pending.settled) {
         pending.settled = true;
         pending.resolve(pending.results);
       }
-    });
+    }
     b.slots = [];
   }
 }

@@ -5,7 +5,7 @@ import { requireNonNegativeInt } from './config.js';
 import { DefaultPartitioner, keyBytes, type RecordKey } from './partitioner.js';
 import { ProducerIdState } from './producer-id-state.js';
 import { Sender } from './producer-sender.js';
-import { RecordAccumulator, type PendingSend } from './record-accumulator.js';
+import { RecordAccumulator, type AppendOptions, type PendingSend } from './record-accumulator.js';
 import { retry } from '@gregor/net';
 
 export type Acks = -1 | 0 | 1;
@@ -161,13 +161,21 @@ export class Producer {
     const compression = checkCompression(record.compression ?? this.#compression);
     const timeoutMs = record.timeoutMs ?? this.#requestTimeoutMs;
     if (record.messages.length === 0) return [];
+    // The messages are read now (a caller may reuse its message objects once send() returned), into one array per
+    // field rather than an object per record; each record's result is made here and filled in when it is acknowledged.
     const now = Date.now();
-    const records: RecordInput[] = record.messages.map((m) => ({
-      key: keyBytes(m.key),
-      value: toBuffer(m.value),
-      headers: toRecordHeaders(m.headers),
-      timestamp: m.timestamp ?? now,
-    }));
+    const n = record.messages.length;
+    const keys: (Buffer | null)[] = new Array(n);
+    const values: (Buffer | null)[] = new Array(n);
+    const headers: RecordInput['headers'][] = new Array(n);
+    const results: RecordMetadata[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const m = record.messages[i]!;
+      keys[i] = keyBytes(m.key);
+      values[i] = toBuffer(m.value);
+      headers[i] = toRecordHeaders(m.headers);
+      results[i] = { topic: record.topic, partition: -1, offset: -1, timestamp: m.timestamp ?? now, logAppendTime: -1 };
+    }
     // Metadata first: a topic whose leaders are not known yet is waited for, within delivery.timeout.ms.
     // flush() waits for these too: a record sent before it counts even while its metadata is still coming.
     const metadata = retry(() => this.#partitionCount(record), {
@@ -192,19 +200,18 @@ export class Producer {
       }
     }
     return new Promise<RecordMetadata[]>((resolve, reject) => {
-      const pending: PendingSend = {
-        results: records.map((r) => ({ topic: record.topic, partition: -1, offset: -1, timestamp: r.timestamp, logAppendTime: -1 })),
-        remaining: records.length,
-        settled: false,
-        resolve,
-        reject,
-      };
+      const pending: PendingSend = { results, remaining: n, settled: false, resolve, reject };
       const available = this.#client.topic(record.topic)!.partitions.filter((p) => p.leader >= 0).map((p) => p.partition);
-      record.messages.forEach((m, i) => {
-        const r = records[i]!;
-        const partition = m.partition ?? this.#partitioner.partition(record.topic, r.key, numPartitions, available);
-        this.#accumulator.append(record.topic, partition, r, { pending, index: i }, { acks, compression, timeoutMs, keyless: m.partition === undefined && r.key === null, numPartitions, available });
-      });
+      // Two option sets per send, not one per record: a record is keyless when neither its partition nor its key is set.
+      const keyed: AppendOptions = { acks, compression, timeoutMs, keyless: false, numPartitions, available };
+      const keyless: AppendOptions = { ...keyed, keyless: true };
+      for (let i = 0; i < n; i++) {
+        const explicit = record.messages[i]!.partition;
+        const key = keys[i]!;
+        const partition = explicit ?? this.#partitioner.partition(record.topic, key, numPartitions, available);
+        const o = explicit === undefined && key === null ? keyless : keyed;
+        this.#accumulator.append(record.topic, partition, key, values[i]!, headers[i]!, results[i]!.timestamp, pending, i, o);
+      }
       this.#sender.scheduleDrain();
     });
   }

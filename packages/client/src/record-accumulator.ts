@@ -13,6 +13,13 @@ export interface PendingSend {
   reject(error: unknown): void;
 }
 
+/** Consecutive records of one send in a batch: its results from `index` on, `count` of them (one object per run, not per record). */
+export interface SendRun {
+  pending: PendingSend;
+  index: number;
+  count: number;
+}
+
 /** Records of one partition going out as one RecordBatch (Kafka's ProducerBatch). */
 export interface ProducerBatch {
   topic: string;
@@ -22,8 +29,8 @@ export interface ProducerBatch {
   timeoutMs: number;
   /** The records, written as they are appended (Kafka's MemoryRecordsBuilder). */
   builder: RecordBatchBuilder;
-  /** Who waits for each record: the send and the record's index in its results. */
-  slots: { pending: PendingSend; index: number }[];
+  /** Who waits for the records, in batch order: runs of consecutive records of one send. */
+  slots: SendRun[];
   sizeBytes: number;
   createdAt: number;
   /** Closed to appends: full, or being sent. */
@@ -50,9 +57,9 @@ export interface AppendOptions {
 const RECORD_OVERHEAD = 20;
 const BATCH_OVERHEAD = 61;
 
-function recordSize(r: RecordInput): number {
-  let size = RECORD_OVERHEAD + (r.key?.length ?? 0) + (r.value?.length ?? 0);
-  for (const h of r.headers) size += h.key.length + (h.value?.length ?? 0) + 4;
+function recordSize(key: Buffer | null, value: Buffer | null, headers: RecordInput['headers']): number {
+  let size = RECORD_OVERHEAD + (key?.length ?? 0) + (value?.length ?? 0);
+  for (const h of headers) size += h.key.length + (h.value?.length ?? 0) + 4;
   return size;
 }
 
@@ -84,12 +91,13 @@ export class RecordAccumulator {
     return this.#lingerMs;
   }
 
-  append(topic: string, partition: number, record: RecordInput, slot: ProducerBatch['slots'][number], o: AppendOptions): void {
+  /** Appends record `index` of a send (its result in `pending.results[index]`). */
+  append(topic: string, partition: number, key: Buffer | null, value: Buffer | null, headers: RecordInput['headers'], timestamp: number, pending: PendingSend, index: number, o: AppendOptions): void {
     const k = tpKey(topic, partition);
     let queue = this.queues.get(k);
     if (!queue) this.queues.set(k, (queue = []));
     let batch = queue[queue.length - 1];
-    const size = recordSize(record);
+    const size = recordSize(key, value, headers);
     const fits = batch && !batch.closed && batch.acks === o.acks && batch.compression === o.compression && batch.timeoutMs === o.timeoutMs && batch.sizeBytes + size <= this.#batchSize;
     if (!fits) {
       if (batch && !batch.closed) this.close(batch, o.numPartitions, o.available);
@@ -99,7 +107,7 @@ export class RecordAccumulator {
         acks: o.acks,
         compression: o.compression,
         timeoutMs: o.timeoutMs,
-        builder: new RecordBatchBuilder(record.timestamp, this.#batchSize),
+        builder: new RecordBatchBuilder(timestamp, this.#batchSize),
         slots: [],
         sizeBytes: BATCH_OVERHEAD,
         createdAt: Date.now(),
@@ -114,8 +122,10 @@ export class RecordAccumulator {
       };
       queue.push(batch);
     }
-    batch.builder.append(record.key, record.value, record.headers, record.timestamp);
-    batch.slots.push(slot);
+    batch.builder.append(key, value, headers, timestamp);
+    const run = batch.slots[batch.slots.length - 1];
+    if (run && run.pending === pending && run.index + run.count === index) run.count++;
+    else batch.slots.push({ pending, index, count: 1 });
     batch.sizeBytes += size;
     batch.keyless ||= o.keyless;
     if (batch.sizeBytes >= this.#batchSize) this.close(batch, o.numPartitions, o.available);
