@@ -40,6 +40,20 @@ describe('DirectFrameReceiver', () => {
     });
   }
 
+  it('reads small frames, one per read, on into the same scratch buffer instead of a fresh one per read', () => {
+    const payloads = Array.from({ length: 1000 }, (_, i) => Buffer.alloc(100, i % 251));
+    const receiver = new DirectFrameReceiver(1 << 20);
+    const frames: Buffer[] = [];
+    for (const one of payloads) {
+      const bytes = framed([one]);
+      bytes.copy(receiver.nextBuffer());
+      frames.push(...receiver.onRead(bytes.length));
+    }
+    frames.forEach((f, i) => expect(f.equals(payloads[i]!)).toBe(true));
+    // 104 bytes a frame: a 64 KiB scratch buffer holds ~470 of them before its tail is too short (was one per frame).
+    expect(new Set(frames.map((f) => f.buffer)).size).toBeLessThanOrEqual(3);
+  });
+
   it('reads a large frame straight into a buffer of its size', () => {
     const receiver = new DirectFrameReceiver(1 << 30);
     const stream = framed([Buffer.alloc(300_000, 9)]);
