@@ -48,6 +48,20 @@ export interface ReaderStats {
   commits: number;
 }
 
+/** Kafka's KafkaConsumer DEFAULT_CLOSE_TIMEOUT_MS. */
+const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
+
+/** Whether `work` settles (either way) within `ms`; the timer never outlives the answer. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  try {
+    return await Promise.race([work.then(() => true, () => true), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function tpKey(topic: string, partition: number): string {
   return `${topic}\u0000${partition}`;
 }
@@ -310,13 +324,24 @@ export class Reader {
     await fetch.run(active.abort.signal);
   }
 
-  /** Stops fetching, flushes commits, leaves the group and closes connections. Idempotent. */
-  close(): Promise<void> {
+  /**
+   * Stops fetching, flushes commits, leaves the group and closes connections. Idempotent. As Kafka's
+   * `close(timeout)`: when the flush and the LeaveGroup have not finished within `timeoutMs` (default 30000; a
+   * coordinator that stopped answering would otherwise hold close() for a request timeout per step), the reader
+   * logs what it gave up and closes its connections anyway, which ends the requests still waiting.
+   */
+  close(options: { timeoutMs?: number } = {}): Promise<void> {
+    const timeoutMs = requireNonNegativeInt('timeoutMs', options.timeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
     this.#closed ??= (async () => {
       this.#stop.abort();
-      await this.#run;
-      await this.#flush().catch(() => undefined);
-      await this.#membership.leave();
+      const graceful = (async () => {
+        await this.#run;
+        await this.#flush().catch(() => undefined);
+        await this.#membership.leave();
+      })();
+      if (!(await settlesWithin(graceful, timeoutMs))) {
+        this.#log.warn({ group: this.#config.groupId, timeoutMs }, 'close() timed out: pending commits not flushed, the group not left; closing connections');
+      }
       this.#queue.fail(new ClientClosedError('the reader is closed'));
       await this.#client.close();
     })();
