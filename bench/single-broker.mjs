@@ -5,6 +5,20 @@
 // sequential write speed, the broker's peak RSS and CPU-seconds per million records, and optionally a CPU
 // profile of the broker (PROFILE=1).
 //
+// kcat's consume ceiling, in the same rounds: before the measured consume (kcat straight to the broker, as
+// always), an unmeasured consume of the same records goes through a recording proxy (the broker's RECORDED
+// listener advertises the proxy's port, so all of kcat's connections pass it) that keeps every request and
+// the response the broker gave it. Right after the measured consume, a kcat run with the same arguments talks to
+// bench/lib/replay-server.mjs on the proxy's port: a separate process answering each request byte-for-byte
+// equal (but for the correlation id) to a recorded one with the recorded response, correlation id rewritten.
+// Fetch requests carry their fetch offset, so a Fetch is answered with the response the broker gave at that
+// offset; this holds because kcat's fetch offsets depend only on the responses (the next offset after the
+// last record received; a full local queue delays a fetch but does not change its offset), so the replayed
+// run asks for the same offsets. An empty Fetch (at the end of the log) is held back for the request's
+// max.wait.ms, as the broker did, since no server can answer it sooner with data that is not there. A request
+// not in the recording makes the replay server exit and the round fail. The ceiling run must print the very
+// offsets the gregor run printed. The ratio is per round, gregor / ceiling, and its median.
+//
 //   npm run build && node bench/single-broker.mjs [--json <file>] [--full]
 //   env: N=200000 (--full: 1000000) ROUNDS=3 PARTITIONS=1 PROFILE=0 DISK_MB=256 (--full: 1024)
 //        TOPIC_COMPRESSION=producer (the topics' compression.type; kcat sends uncompressed, so e.g. zstd makes the
@@ -12,7 +26,10 @@
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Admin, KafkaClient } from '@gregor/client';
+import { freePorts } from '@gregor/launcher';
+import { decodeRequestHeader, decodeResponseHeader, Fetch, Reader, wholeBatchesLength } from '@gregor/protocol';
 import { fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowS, run, startBench } from './lib/bench.mjs';
+import { recordingProxy } from './lib/proxy.mjs';
 
 const PROFILE = process.env.PROFILE === '1';
 const TOPIC_COMPRESSION = process.env.TOPIC_COMPRESSION ?? 'producer';
@@ -42,8 +59,86 @@ const consumeArgs = (brokers, topic) => [
 ];
 
 const profDir = join(b.work, 'prof');
-const { bootstrap } = await b.singleBroker({ 'num.partitions': String(PARTITIONS) }, { nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
-const r = { gregorProduce: [], mockProduce: [], gregorConsume: [], brokerCpuSecondsPerMillion: [] };
+// PLAINTEXT for everything measured; RECORDED only behind the recording proxy, advertising the proxy's port.
+const [brokerPort, recordedPort, proxyPort] = await freePorts(3);
+const { bootstrap } = await b.singleBroker({
+  'num.partitions': String(PARTITIONS),
+  listeners: `PLAINTEXT://127.0.0.1:${brokerPort},RECORDED://127.0.0.1:${recordedPort}`,
+  'advertised.listeners': `PLAINTEXT://127.0.0.1:${brokerPort},RECORDED://127.0.0.1:${proxyPort}`,
+  'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,RECORDED:PLAINTEXT',
+  'inter.broker.listener.name': 'PLAINTEXT',
+}, { port: brokerPort, nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [] });
+
+/**
+ * kcat consuming `topic` through the recording proxy; writes the recording replay-server.mjs reads to `file` and
+ * returns what kcat printed and what was recorded. Every request is paired with its response by correlation id.
+ */
+async function recordConsume(topic, file) {
+  const exchanges = [];
+  const proxy = await recordingProxy(proxyPort, recordedPort, {
+    onRequest: (frame, conn) => (conn.waiting ??= new Map()).set(frame.readInt32BE(8), Buffer.from(frame)),
+    onResponse: (frame, conn) => {
+      const id = frame.readInt32BE(4);
+      exchanges.push({ request: conn.waiting.get(id), response: Buffer.from(frame) });
+      conn.waiting.delete(id);
+    },
+  });
+  let out;
+  try {
+    out = await run('kcat', consumeArgs(`127.0.0.1:${proxyPort}`, topic), { stdout: 'pipe' });
+  } finally {
+    await proxy.close();
+  }
+  const fd = openSync(file, 'w');
+  const u32 = (n) => {
+    const buf = Buffer.alloc(4);
+    buf.writeUInt32BE(n);
+    return buf;
+  };
+  let fetches = 0;
+  let emptyFetches = 0;
+  for (const { request, response } of exchanges) {
+    const key = Buffer.concat([request.subarray(4, 8), request.subarray(12)]);
+    const delayMs = request.readInt16BE(4) === Fetch.apiKey ? fetchDelayMs(request, response) : 0;
+    fetches += request.readInt16BE(4) === Fetch.apiKey ? 1 : 0;
+    emptyFetches += delayMs > 0 ? 1 : 0;
+    for (const part of [u32(key.length), key, u32(delayMs), u32(response.length), response]) writeSync(fd, part);
+  }
+  closeSync(fd);
+  return { out, requests: exchanges.length, fetches, emptyFetches };
+}
+
+/** How long the broker had to hold a Fetch back: its max wait when the response has no whole record batch, else 0. */
+function fetchDelayMs(request, response) {
+  const req = new Reader(request, 4);
+  const codec = Fetch.versions.get(decodeRequestHeader(req).apiVersion);
+  if (codec.flexible) throw new Error('flexible Fetch: not expected from librdkafka 2.0');
+  const { maxWaitMs } = codec.decodeRequest(req);
+  const res = new Reader(response, 4);
+  decodeResponseHeader(res, false);
+  const empty = codec.decodeResponse(res).responses.every((t) => t.partitionResponses.every((p) => !p.recordSet || wholeBatchesLength(p.recordSet) === 0));
+  return empty ? maxWaitMs : 0;
+}
+
+/** kcat consuming `topic` from a replay server answering from `file` (on the proxy's port, which the recording advertises); seconds and what kcat printed. */
+async function replayConsume(topic, file) {
+  const server = await b.nodeServer(['bench/lib/replay-server.mjs', file, String(proxyPort)]);
+  const died = new AbortController();
+  server.once('exit', () => died.abort(new Error('the replay server exited: a request not in the recording (see its log above)')));
+  try {
+    const t = nowS();
+    const out = await run('kcat', consumeArgs(`127.0.0.1:${proxyPort}`, topic), { stdout: 'pipe', signal: AbortSignal.any([died.signal, AbortSignal.timeout(120_000)]) });
+    return { secs: nowS() - t, out };
+  } finally {
+    server.removeAllListeners('exit');
+    server.kill('SIGKILL');
+    await new Promise((r) => (server.exitCode !== null || server.signalCode !== null ? r() : server.once('exit', r)));
+  }
+}
+
+const lineCount = (out) => (out.length === 0 ? 0 : out.toString().trimEnd().split('\n').length);
+const r = { gregorProduce: [], mockProduce: [], gregorConsume: [], ceilingConsume: [], consumeRatio: [], brokerCpuSecondsPerMillion: [] };
+const recordings = [];
 const client = new KafkaClient({ brokers: bootstrap });
 b.onCleanup(() => client.close());
 const admin = new Admin(client);
@@ -57,18 +152,33 @@ for (let round = 0; round < ROUNDS; round++) {
   await run('kcat', produceArgs('dummy:9092', topic, 'test.mock.num.brokers=1'));
   r.mockProduce.push(N / (nowS() - t));
   // kcat -> gregor, then back out: the broker's CPU over both, per million records produced and consumed
-  const cpu0 = b.brokerCpuSeconds();
+  let cpu0 = b.brokerCpuSeconds();
   t = nowS();
   await run('kcat', produceArgs(bootstrap, topic));
   r.gregorProduce.push(N / (nowS() - t));
+  let brokerCpu = b.brokerCpuSeconds() - cpu0;
+  // The ceiling's recording (unmeasured, outside the broker's CPU figure), so that the measured gregor consume and
+  // its replay run back to back.
+  const file = join(b.work, 'recording.bin');
+  const { out: recordedOut, ...recorded } = await recordConsume(topic, file);
+  if (lineCount(recordedOut) !== N) throw new Error(`the recording consume printed ${lineCount(recordedOut)} offsets, expected ${N}`);
+  recordings.push(recorded);
+  cpu0 = b.brokerCpuSeconds();
   t = nowS();
   const out = await run('kcat', consumeArgs(bootstrap, topic), { stdout: 'pipe' });
   const secs = nowS() - t;
-  const count = out.length === 0 ? 0 : out.toString().trimEnd().split('\n').length;
+  const count = lineCount(out);
   if (count !== N) throw new Error(`consumed ${count} records, expected ${N}`);
   r.gregorConsume.push(N / secs);
   b.sample();
-  r.brokerCpuSecondsPerMillion.push(((b.brokerCpuSeconds() - cpu0) * 1e6) / N);
+  brokerCpu += b.brokerCpuSeconds() - cpu0;
+  r.brokerCpuSecondsPerMillion.push((brokerCpu * 1e6) / N);
+  // kcat -> replay server: kcat's own consume ceiling
+  const ceiling = await replayConsume(topic, file);
+  unlinkSync(file);
+  if (!ceiling.out.equals(out)) throw new Error(`the replayed consume printed ${lineCount(ceiling.out)} offsets, not the gregor run's ${N}`);
+  r.ceilingConsume.push(N / ceiling.secs);
+  r.consumeRatio.push(N / secs / (N / ceiling.secs));
 }
 await b.close();
 const results = {
@@ -76,6 +186,9 @@ const results = {
   produceMock: median(r.mockProduce),
   ratio: median(r.gregorProduce) / median(r.mockProduce),
   consumeGregor: median(r.gregorConsume),
+  consumeCeiling: median(r.ceilingConsume),
+  consumeRatio: median(r.consumeRatio), // the median of the per-round ratios
+  recordings, // per round: requests recorded, of which Fetch, of which empty (held back max.wait.ms)
   brokerCpuSecondsPerMillion: median(r.brokerCpuSecondsPerMillion),
   runs: r,
   diskWriteMBps: diskWriteMBps(b.work),
@@ -86,6 +199,8 @@ console.log(`  produce  kcat -> gregor       ${fmtRuns(r.gregorProduce)}`);
 console.log(`  produce  kcat -> mock broker  ${fmtRuns(r.mockProduce)}   (librdkafka's own ceiling)`);
 console.log(`  ratio    gregor / mock        ${results.ratio.toFixed(2)}`);
 console.log(`  consume  gregor -> kcat       ${fmtRuns(r.gregorConsume)}`);
+console.log(`  consume  replay -> kcat       ${fmtRuns(r.ceilingConsume)}   (kcat's own ceiling: recorded responses replayed; ${recordings.map((x) => `${x.fetches} fetches`).join(', ')})`);
+console.log(`  ratio    gregor / replay      ${results.consumeRatio.toFixed(2)} [${r.consumeRatio.map((x) => x.toFixed(2)).join(', ')}]   (median of the rounds' ratios)`);
 console.log(`  broker CPU per 1M records produced and consumed  ${results.brokerCpuSecondsPerMillion.toFixed(2)} s [${r.brokerCpuSecondsPerMillion.map((x) => x.toFixed(2)).join(', ')}]`);
 console.log(`  disk sequential write         ${results.diskWriteMBps} MB/s (${DISK_MB} MiB, 1 MiB writes + fsync); gregor produce = ${((results.produceGregor * 100) / 1e6).toFixed(0)} MB/s of payload`);
 
@@ -112,6 +227,7 @@ await b.finish(results, {
     ] },
     { id: 'single-broker-consume', title: `Consume, 1 broker, ${fmt(N)} × 100 B (kcat)`, unit: 'records/s', bars: [
       { label: 'gregor → kcat', value: results.consumeGregor, runs: r.gregorConsume },
+      { label: 'replay → kcat (kcat’s ceiling)', value: results.consumeCeiling, runs: r.ceilingConsume },
     ] },
   ],
 });
