@@ -7,20 +7,21 @@
 //
 // kcat's consume ceiling, in the same rounds: before the measured consume (kcat straight to the broker, as
 // always), an unmeasured consume of the same records goes through a recording proxy (the broker's RECORDED
-// listener advertises the proxy's port, so all of kcat's connections pass it) that keeps every request and
-// the response the broker gave it. Right after the measured consume, a kcat run with the same arguments talks to
-// bench/lib/replay-server.mjs on the proxy's port: a separate process answering each request byte-for-byte
-// equal (but for the correlation id) to a recorded one with the recorded response, correlation id rewritten.
-// Fetch requests carry their fetch offsets, so a Fetch is answered with what the broker gave at those offsets;
-// this holds because kcat's fetch offset for a partition depends only on the responses (the next offset after
-// the last record received; a full local queue delays a fetch but does not change its offset), so the replayed
-// run asks for the same offsets. With one partition every replayed request was recorded as is (the table shows
-// answers sent as recorded/composed); with several, which partitions one Fetch includes depends on timing, so
-// a Fetch not recorded as a whole is answered partition by partition, each with the broker's response at that
-// partition's offset, encoded anew. An empty Fetch (at the end of the log) is held back for the request's
-// max.wait.ms, as the broker did, since no server can answer it sooner with data that is not there. A request
-// the recording cannot answer makes the replay server exit and the round fail. The ceiling run must print the
-// offsets the gregor run printed. The ratio is per round, gregor / ceiling, and its median.
+// listener advertises the proxy's port, so all of kcat's connections pass it) that keeps every request and the
+// response the broker gave it. Right after the measured consume (right before it in every other round), a kcat
+// run with the same arguments talks to bench/lib/replay-server.mjs on the proxy's port: a separate process that
+// answers a request equal byte for byte (but for the correlation id) to a recorded one with the recorded
+// response, correlation id rewritten. Fetch requests carry their fetch offsets, so a Fetch gets what the broker
+// gave at those offsets; this holds because kcat's fetch offset for a partition depends only on the responses
+// (the next offset after the last record received; a full local queue delays a fetch but does not change its
+// offset), so the replayed run asks for the same offsets. With one partition every replayed request was
+// recorded as is (the table shows answers sent as recorded/composed); with several, which partitions one Fetch
+// includes depends on timing, so a Fetch not recorded as a whole is answered partition by partition, each with
+// the broker's response at that partition's offset, encoded anew (Metadata likewise, from the recorded brokers
+// and topics). An empty Fetch (at the end of the log) is held back for the request's max.wait.ms, as the broker
+// did, since no server can answer it sooner with data that is not there. A request the recording cannot answer
+// makes the replay server exit and the round fail. The ceiling run must print the offsets the gregor run
+// printed. The ratio is per round, gregor / ceiling, and its median.
 //
 //   npm run build && node bench/single-broker.mjs [--json <file>] [--full]
 //   env: N=200000 (--full: 1000000) ROUNDS=3 PARTITIONS=1 PROFILE=0 DISK_MB=256 (--full: 1024)
@@ -87,7 +88,7 @@ async function recordConsume(topic, file) {
   });
   let out;
   try {
-    out = await run('kcat', consumeArgs(`127.0.0.1:${proxyPort}`, topic), { stdout: 'pipe' });
+    out = await run('kcat', consumeArgs(`127.0.0.1:${proxyPort}`, topic), { stdout: 'pipe', signal: AbortSignal.timeout(120_000) });
   } finally {
     await proxy.close();
   }
@@ -150,11 +151,12 @@ for (let round = 0; round < ROUNDS; round++) {
   r.gregorProduce.push(N / (nowS() - t));
   let brokerCpu = b.brokerCpuSeconds() - cpu0;
   // The ceiling's recording (unmeasured, outside the broker's CPU figure), so that the measured gregor consume and
-  // its replay run back to back.
+  // its replay run back to back; the replay goes first in every other round, so neither always has the other's wake.
   const file = join(b.work, 'recording.bin');
   const { out: recordedOut, ...recorded } = await recordConsume(topic, file);
   if (lineCount(recordedOut) !== N) throw new Error(`the recording consume printed ${lineCount(recordedOut)} offsets, expected ${N}`);
   recordings.push(recorded); // the replay server's answers are added below
+  let ceiling = round % 2 === 1 ? await replayConsume(topic, file) : null;
   cpu0 = b.brokerCpuSeconds();
   t = nowS();
   const out = await run('kcat', consumeArgs(bootstrap, topic), { stdout: 'pipe' });
@@ -166,7 +168,7 @@ for (let round = 0; round < ROUNDS; round++) {
   brokerCpu += b.brokerCpuSeconds() - cpu0;
   r.brokerCpuSecondsPerMillion.push((brokerCpu * 1e6) / N);
   // kcat -> replay server: kcat's own consume ceiling
-  const ceiling = await replayConsume(topic, file);
+  ceiling ??= await replayConsume(topic, file);
   unlinkSync(file);
   Object.assign(recorded, ceiling.served);
   if (!sameOffsets(ceiling.out, out)) throw new Error(`the replayed consume printed ${lineCount(ceiling.out)} offsets, not the gregor run's ${N}`);
