@@ -8,7 +8,7 @@
 // kcat's consume ceiling, in the same rounds: before the measured consume (kcat straight to the broker, as
 // always), an unmeasured consume of the same records goes through a recording proxy (the broker's RECORDED
 // listener advertises the proxy's port, so all of kcat's connections pass it) that keeps every request and the
-// response the broker gave it. Right after the measured consume (right before it in every other round), a kcat
+// response the broker gave it. Right after the measured consume (right before it in every other pair), a kcat
 // run with the same arguments talks to bench/lib/replay-server.mjs on the proxy's port: a separate process that
 // answers a request equal byte for byte (but for the correlation id) to a recorded one with the recorded
 // response, correlation id rewritten. Fetch requests carry their fetch offsets, so a Fetch gets what the broker
@@ -21,10 +21,12 @@
 // and topics). An empty Fetch (at the end of the log) is held back for the request's max.wait.ms, as the broker
 // did, since no server can answer it sooner with data that is not there. A request the recording cannot answer
 // makes the replay server exit and the round fail. The ceiling run must print the offsets the gregor run
-// printed. The ratio is per round, gregor / ceiling, and its median.
+// printed. The ratio is per pair, gregor / ceiling; a round's is the median over its pairs, the result the median
+// over rounds.
 //
 //   npm run build && node bench/single-broker.mjs [--json <file>] [--full]
-//   env: N=200000 (--full: 1000000) ROUNDS=3 PARTITIONS=1 PROFILE=0 DISK_MB=256 (--full: 1024)
+//   env: N=200000 (--full: 1000000) ROUNDS=3 CONSUME_PAIRS=1 (--full: 3; gregor/replay consume pairs per round)
+//        PARTITIONS=1 PROFILE=0 DISK_MB=256 (--full: 1024)
 //        TOPIC_COMPRESSION=producer (the topics' compression.type; kcat sends uncompressed, so e.g. zstd makes the
 //        leader recompress every batch)
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
@@ -36,8 +38,8 @@ import { recordingProxy } from './lib/proxy.mjs';
 
 const PROFILE = process.env.PROFILE === '1';
 const TOPIC_COMPRESSION = process.env.TOPIC_COMPRESSION ?? 'producer';
-const b = await startBench('single-broker', { env: { N: [200_000, 1_000_000], ROUNDS: 3, PARTITIONS: 1, DISK_MB: [256, 1024] }, params: { recordBytes: 100, acks: 1, topicCompression: TOPIC_COMPRESSION } });
-const { N, ROUNDS, PARTITIONS, DISK_MB } = b.params;
+const b = await startBench('single-broker', { env: { N: [200_000, 1_000_000], ROUNDS: 3, CONSUME_PAIRS: [1, 3], PARTITIONS: 1, DISK_MB: [256, 1024] }, params: { recordBytes: 100, acks: 1, topicCompression: TOPIC_COMPRESSION } });
+const { N, ROUNDS, CONSUME_PAIRS, PARTITIONS, DISK_MB } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
 
 function diskWriteMBps(dir) {
@@ -130,7 +132,7 @@ const lines = (out) => (out.length === 0 ? [] : out.toString().trimEnd().split('
 const lineCount = (out) => lines(out).length;
 /** The same offsets printed (in another order, with several partitions). */
 const sameOffsets = (a, b) => a.equals(b) || lines(a).sort().join() === lines(b).sort().join();
-const r = { gregorProduce: [], mockProduce: [], gregorConsume: [], ceilingConsume: [], consumeRatio: [], brokerCpuSecondsPerMillion: [] };
+const r = { gregorProduce: [], mockProduce: [], gregorConsume: [], ceilingConsume: [], consumeRatio: [], consumePairs: [], brokerCpuSecondsPerMillion: [] };
 const recordings = [];
 const client = new KafkaClient({ brokers: bootstrap });
 b.onCleanup(() => client.close());
@@ -144,36 +146,42 @@ for (let round = 0; round < ROUNDS; round++) {
   let t = nowS();
   await run('kcat', produceArgs('dummy:9092', topic, 'test.mock.num.brokers=1'));
   r.mockProduce.push(N / (nowS() - t));
-  // kcat -> gregor, then back out: the broker's CPU over both, per million records produced and consumed
+  // kcat -> gregor, then back out: the broker's CPU over both (the consumes' mean), per million records produced and consumed
   let cpu0 = b.brokerCpuSeconds();
   t = nowS();
   await run('kcat', produceArgs(bootstrap, topic));
   r.gregorProduce.push(N / (nowS() - t));
   let brokerCpu = b.brokerCpuSeconds() - cpu0;
-  // The ceiling's recording (unmeasured, outside the broker's CPU figure), so that the measured gregor consume and
-  // its replay run back to back; the replay goes first in every other round, so neither always has the other's wake.
+  // The ceiling's recording (unmeasured, outside the broker's CPU figure), so that each measured gregor consume and
+  // its replay run back to back: CONSUME_PAIRS pairs, the replay first in every other one, so neither always has
+  // the other's wake. The round's figures are the medians over its pairs.
   const file = join(b.work, 'recording.bin');
   const { out: recordedOut, ...recorded } = await recordConsume(topic, file);
   if (lineCount(recordedOut) !== N) throw new Error(`the recording consume printed ${lineCount(recordedOut)} offsets, expected ${N}`);
-  recordings.push(recorded); // the replay server's answers are added below
-  let ceiling = round % 2 === 1 ? await replayConsume(topic, file) : null;
-  cpu0 = b.brokerCpuSeconds();
-  t = nowS();
-  const out = await run('kcat', consumeArgs(bootstrap, topic), { stdout: 'pipe' });
-  const secs = nowS() - t;
-  const count = lineCount(out);
-  if (count !== N) throw new Error(`consumed ${count} records, expected ${N}`);
-  r.gregorConsume.push(N / secs);
-  b.sample();
-  brokerCpu += b.brokerCpuSeconds() - cpu0;
-  r.brokerCpuSecondsPerMillion.push((brokerCpu * 1e6) / N);
-  // kcat -> replay server: kcat's own consume ceiling
-  ceiling ??= await replayConsume(topic, file);
+  const pairs = [];
+  let consumeCpu = 0;
+  for (let i = 0; i < CONSUME_PAIRS; i++) {
+    let ceiling = (round * CONSUME_PAIRS + i) % 2 === 1 ? await replayConsume(topic, file) : null;
+    cpu0 = b.brokerCpuSeconds();
+    t = nowS();
+    const out = await run('kcat', consumeArgs(bootstrap, topic), { stdout: 'pipe' });
+    const secs = nowS() - t;
+    const count = lineCount(out);
+    if (count !== N) throw new Error(`consumed ${count} records, expected ${N}`);
+    b.sample();
+    consumeCpu += b.brokerCpuSeconds() - cpu0;
+    // kcat -> replay server: kcat's own consume ceiling
+    ceiling ??= await replayConsume(topic, file);
+    if (!sameOffsets(ceiling.out, out)) throw new Error(`the replayed consume printed ${lineCount(ceiling.out)} offsets, not the gregor run's ${N}`);
+    pairs.push({ gregor: N / secs, replay: N / ceiling.secs, served: ceiling.served });
+  }
   unlinkSync(file);
-  Object.assign(recorded, ceiling.served);
-  if (!sameOffsets(ceiling.out, out)) throw new Error(`the replayed consume printed ${lineCount(ceiling.out)} offsets, not the gregor run's ${N}`);
-  r.ceilingConsume.push(N / ceiling.secs);
-  r.consumeRatio.push(N / secs / (N / ceiling.secs));
+  recordings.push({ ...recorded, served: pairs.map((p) => p.served) });
+  r.gregorConsume.push(median(pairs.map((p) => p.gregor)));
+  r.ceilingConsume.push(median(pairs.map((p) => p.replay)));
+  r.consumeRatio.push(median(pairs.map((p) => p.gregor / p.replay)));
+  r.consumePairs.push(pairs.map(({ gregor, replay }) => ({ gregor, replay })));
+  r.brokerCpuSecondsPerMillion.push(((brokerCpu + consumeCpu / CONSUME_PAIRS) * 1e6) / N);
 }
 await b.close();
 const results = {
@@ -183,7 +191,7 @@ const results = {
   consumeGregor: median(r.gregorConsume),
   consumeCeiling: median(r.ceilingConsume),
   consumeRatio: median(r.consumeRatio), // the median of the per-round ratios
-  recordings, // per round: requests recorded, of which Fetch; the replay's answers sent as recorded (exact) and composed per partition
+  recordings, // per round: requests recorded, of which Fetch; per replay, its answers sent as recorded (exact) and composed per partition
   brokerCpuSecondsPerMillion: median(r.brokerCpuSecondsPerMillion),
   runs: r,
   diskWriteMBps: diskWriteMBps(b.work),
@@ -194,8 +202,8 @@ console.log(`  produce  kcat -> gregor       ${fmtRuns(r.gregorProduce)}`);
 console.log(`  produce  kcat -> mock broker  ${fmtRuns(r.mockProduce)}   (librdkafka's own ceiling)`);
 console.log(`  ratio    gregor / mock        ${results.ratio.toFixed(2)}`);
 console.log(`  consume  gregor -> kcat       ${fmtRuns(r.gregorConsume)}`);
-console.log(`  consume  replay -> kcat       ${fmtRuns(r.ceilingConsume)}   (kcat's own ceiling: recorded answers replayed; answers as recorded/composed ${recordings.map((x) => `${x.exact}/${x.composed}`).join(', ')})`);
-console.log(`  ratio    gregor / replay      ${results.consumeRatio.toFixed(2)} [${r.consumeRatio.map((x) => x.toFixed(2)).join(', ')}]   (median of the rounds' ratios)`);
+console.log(`  consume  replay -> kcat       ${fmtRuns(r.ceilingConsume)}   (kcat's own ceiling: recorded answers replayed; answers as recorded/composed ${recordings.map((x) => x.served.map((s) => `${s.exact}/${s.composed}`).join(' ')).join(', ')})`);
+console.log(`  ratio    gregor / replay      ${results.consumeRatio.toFixed(2)} [${r.consumeRatio.map((x) => x.toFixed(2)).join(', ')}]   (median of the rounds' ratios; a round's: the median of its ${CONSUME_PAIRS} pair(s))`);
 console.log(`  broker CPU per 1M records produced and consumed  ${results.brokerCpuSecondsPerMillion.toFixed(2)} s [${r.brokerCpuSecondsPerMillion.map((x) => x.toFixed(2)).join(', ')}]`);
 console.log(`  disk sequential write         ${results.diskWriteMBps} MB/s (${DISK_MB} MiB, 1 MiB writes + fsync); gregor produce = ${((results.produceGregor * 100) / 1e6).toFixed(0)} MB/s of payload`);
 
