@@ -12,35 +12,19 @@
 //
 //   npm run build && node bench/broker-alone.mjs [--json <file>]
 //   env: CAPTURE_N=300000 SECONDS=10 CONNECTIONS=4 INFLIGHT=4 PARTITIONS=1 ROUNDS=3
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import net from 'node:net';
 import { Admin, KafkaClient } from '@gregor/client';
 import { freePorts } from '@gregor/launcher';
 import { decodeRequestHeader, decodeResponseHeader, Produce, Reader } from '@gregor/protocol';
-import { createTopicRetrying, fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowS, root, run, startBench } from './lib/bench.mjs';
+import { createTopicRetrying, fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowS, run, startBench } from './lib/bench.mjs';
+import { frameSplitter, recordingProxy } from './lib/proxy.mjs';
 
 const TOPIC = 'replay';
 const b = await startBench('broker-alone', { env: { CAPTURE_N: 300_000, SECONDS: 10, CONNECTIONS: 4, INFLIGHT: 4, PARTITIONS: 1, ROUNDS: 3 }, params: { recordBytes: 100, acks: 1 } });
 const { CAPTURE_N, SECONDS, CONNECTIONS, INFLIGHT, PARTITIONS, ROUNDS } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
-
-/** Calls `onFrame(frame)` for every size-prefixed Kafka frame (size included) in a byte stream. */
-function frameSplitter(onFrame) {
-  let pending = Buffer.alloc(0);
-  return (chunk) => {
-    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-    let at = 0;
-    while (pending.length - at >= 4) {
-      const size = pending.readInt32BE(at);
-      if (pending.length - at < 4 + size) break;
-      onFrame(pending.subarray(at, at + 4 + size));
-      at += 4 + size;
-    }
-    pending = at === pending.length ? Buffer.alloc(0) : pending.subarray(at);
-  };
-}
 
 // --- the broker, advertising a recording proxy ------------------------------------------------------
 const [proxyPort, brokerPort, internalPort] = await freePorts(3);
@@ -59,31 +43,12 @@ const broker = await b.startBroker({ zookeeperConnect: zk.connectString, port: b
   'log.segment.delete.delay.ms': '1000',
 } });
 const captured = [];
-const proxied = new Set();
-const proxy = net.createServer((client) => {
-  proxied.add(client);
-  const upstream = net.connect({ host: '127.0.0.1', port: brokerPort });
-  const split = frameSplitter((frame) => {
+const proxy = await recordingProxy(proxyPort, brokerPort, {
+  onRequest: (frame) => {
     if (frame.readInt16BE(4) === Produce.apiKey) captured.push(Buffer.from(frame));
-  });
-  client.on('data', (d) => {
-    split(d);
-    upstream.write(d);
-  });
-  upstream.pipe(client);
-  client.on('error', () => upstream.destroy());
-  upstream.on('error', () => client.destroy());
-  client.on('close', () => {
-    proxied.delete(client);
-    upstream.destroy();
-  });
+  },
 });
-await new Promise((r) => proxy.listen(proxyPort, '127.0.0.1', r));
-const closeProxy = () => {
-  for (const c of proxied) c.destroy();
-  proxy.close();
-};
-b.onCleanup(closeProxy);
+b.onCleanup(proxy.close);
 
 const client = new KafkaClient({ brokers: broker.bootstrapServer });
 await createTopicRetrying(new Admin(client), TOPIC, PARTITIONS);
@@ -92,7 +57,7 @@ await client.close();
 // --- capture -------------------------------------------------------------------------------------
 const input = await linesFile(join(b.work, 'lines.txt'), CAPTURE_N);
 await run('kcat', kcatProduceArgs(`127.0.0.1:${proxyPort}`, TOPIC, input, 'acks=1', 'linger.ms=100', 'batch.num.messages=1000000', 'batch.size=1000000', 'message.max.bytes=1000000'));
-closeProxy();
+await proxy.close();
 
 /** Records in one Produce request frame: the recordCount (offset 57) of every v2 batch in it. */
 function recordsIn(frame) {
@@ -234,13 +199,7 @@ function sinkResponseBody(version) {
   return buf;
 }
 /** Starts a sink process; `writeDir` makes it a writing sink. */
-async function startSink(port, writeDir) {
-  const env = { ...process.env, SINK_PORT: String(port), ...(writeDir ? { SINK_DIR: writeDir } : {}) };
-  const child = spawn(process.execPath, ['-e', sinkSource], { stdio: ['ignore', 'pipe', 'inherit'], cwd: root, env });
-  b.onCleanup(() => child.kill('SIGKILL'));
-  await new Promise((r) => child.stdout.once('data', r));
-  return child;
-}
+const startSink = (port, writeDir) => b.nodeServer(['-e', sinkSource], { SINK_PORT: String(port), ...(writeDir ? { SINK_DIR: writeDir } : {}) });
 const [writingSinkPort] = await freePorts(1);
 const writeDir = join(b.work, 'writing-sink');
 mkdirSync(writeDir);

@@ -114,10 +114,13 @@ class ProcessWatch {
 }
 
 // --- child processes -------------------------------------------------------------------------------
-/** Runs a command to its end; resolves with its stdout (when `stdout: 'pipe'`), rejects with its stderr tail. */
-export function run(cmd, args, { input, stdout = 'ignore', env } = {}) {
+/**
+ * Runs a command to its end; resolves with its stdout (when `stdout: 'pipe'`), rejects with its stderr tail.
+ * `signal` (an AbortSignal) kills it and rejects.
+ */
+export function run(cmd, args, { input, stdout = 'ignore', env, signal } = {}) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(cmd, args, { stdio: [input === undefined ? 'ignore' : 'pipe', stdout, 'pipe'], env: env ?? process.env });
+    const child = spawn(cmd, args, { stdio: [input === undefined ? 'ignore' : 'pipe', stdout, 'pipe'], env: env ?? process.env, signal });
     let err = '';
     const out = [];
     child.stderr.on('data', (d) => (err += d));
@@ -289,6 +292,20 @@ class Bench {
     for (let id = 1; id <= count; id++) brokers.set(id, await this.broker({ id, zookeeperConnect: ensemble.connectString, props: { ...props, ...extra }, nodeArgs: nodeArgs(id) }));
     await Promise.all([...brokers.values()].map((br) => this.start(br)));
     return { ensemble, brokers, bootstrap: [...brokers.values()].map((br) => br.bootstrapServer).join(',') };
+  }
+
+  /**
+   * A helper server: `node <args>` (cwd the repo root, `env` on top of this process's), stopped at cleanup. Resolves
+   * with the child once it has printed its first line (by convention `ready`, when it listens); rejects if it exits first.
+   */
+  async nodeServer(args, env = {}) {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: root, env: { ...process.env, ...env } });
+    this.onCleanup(() => child.kill('SIGKILL'));
+    await new Promise((resolvePromise, reject) => {
+      child.stdout.once('data', resolvePromise);
+      child.once('exit', (code) => reject(new Error(`node ${args.join(' ').slice(0, 80)} exited ${code} before it was ready`)));
+    });
+    return child;
   }
 
   /** Samples the watched processes' CPU now (call right before a kill -9 to keep its last figure). */
