@@ -23,3 +23,19 @@ export { FetchManager, type FetchContext, type FetchSessionStats } from './fetch
 export { FetchSessionCache, FETCH_SESSION_EVICTION_MS } from './fetch-session/fetch-session-cache.js';
 export { FetchSession, CachedPartition, INVALID_SESSION_ID, INITIAL_EPOCH, FINAL_EPOCH, nextEpoch } from './fetch-session/fetch-session.js';
 export { upsertScramUser, deleteScramUser, listScramUsers, ALL_SCRAM_MECHANISMS, type ScramUser } from './security/scram-users.js';
+// `gregor acls --authorizer-properties`: the authorizer run in the CLI process on ZooKeeper.
+export { AclAuthorizer, type AclDeleteResult } from './security/acl-authorizer.js';
+export { aclBindingProblem } from './security/acl-binding-check.js';
+export { ACL_AUTHORIZER_CLASSES, type AuthorizerSettings } from './config/security-config.js';
+export {
+  resourceTypeCode,
+  resourceTypeOf,
+  operationCode,
+  operationOf,
+  patternTypeCode,
+  patternTypeOf,
+  permissionCode,
+  permissionOf,
+  type AclBinding as AuthorizerAclBinding,
+  type AclFilter as AuthorizerAclFilter,
+} from './security/acl.js';

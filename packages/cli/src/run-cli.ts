@@ -29,7 +29,7 @@ Commands:
   elect-leaders   preferred or unclean leader election (like kafka-leader-election)
   delete-records  delete records below an offset (like kafka-delete-records)
   users     SCRAM users in ZooKeeper: create | delete | list
-  acls      ACLs through the brokers: --add | --remove | --list (like kafka-acls --bootstrap-server)
+  acls      ACLs through the brokers or in ZooKeeper: --add | --remove | --list (like kafka-acls)
   consumer-service  a long-running group consumer with an HTTP status API (--config file)
   version   print the version`;
 

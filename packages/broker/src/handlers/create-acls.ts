@@ -2,8 +2,8 @@ import { ErrorCode, GregorError } from '@gregor/common';
 import type { AclCreation, CreateAclsRequest, CreateAclsResponse } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { ApiHandler } from '../kafka-apis.js';
-import { CLUSTER_RESOURCE_NAME, operationOf, patternTypeOf, permissionOf, resourceTypeOf, type AclBinding } from '../security/acl.js';
-import { parsePrincipal } from '../security/principal.js';
+import { operationOf, patternTypeOf, permissionOf, resourceTypeOf, type AclBinding } from '../security/acl.js';
+import { aclBindingProblem } from '../security/acl-binding-check.js';
 
 /** A creation as an ACL binding, or why it cannot be one (Kafka answers those with INVALID_REQUEST). */
 function toBinding(c: AclCreation): AclBinding | string {
@@ -12,15 +12,8 @@ function toBinding(c: AclCreation): AclBinding | string {
   const operation = operationOf(c.operation);
   const permissionType = permissionOf(c.permissionType);
   if (!resourceType || !patternType || !operation || !permissionType) return 'You can not create ACL bindings with unknown elements';
-  if (resourceType === 'Cluster' && c.resourceName !== CLUSTER_RESOURCE_NAME) return `The only valid name for the CLUSTER resource is ${CLUSTER_RESOURCE_NAME}`;
-  if (c.resourceName === '') return 'Invalid empty resource name';
-  if (c.resourceName.includes('/')) return `Invalid resource name ${c.resourceName}: it is a ZooKeeper node name`;
-  try {
-    parsePrincipal(c.principal);
-  } catch (err) {
-    return (err as Error).message;
-  }
-  return { pattern: { resourceType, name: c.resourceName, patternType }, entry: { principal: c.principal, host: c.host, operation, permissionType } };
+  const binding: AclBinding = { pattern: { resourceType, name: c.resourceName, patternType }, entry: { principal: c.principal, host: c.host, operation, permissionType } };
+  return aclBindingProblem(binding) ?? binding;
 }
 
 /** CreateAcls: Cluster Alter; each creation validated, then written to ZooKeeper by the authorizer. One result per creation, in order. */

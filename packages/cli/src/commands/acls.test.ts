@@ -211,6 +211,104 @@ describe('gregor acls against a broker with AclAuthorizer', () => {
     await acls('--remove', '--force', '--topic', 'pay');
   }, 60_000);
 
+  /** `gregor acls` in ZooKeeper mode: Kafka's AclAuthorizer in the CLI process, no broker connection. */
+  const zkAcls = (...args: string[]) => gregor(['acls', ...args, '--authorizer-properties', `zookeeper.connect=${zk.connectString}`]);
+  const okZk = async (...args: string[]) => {
+    const r = await zkAcls(...args);
+    expect(r.code, `${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
+    return r.stdout;
+  };
+  /** A produce as alice: 'ok' or the error type kafkajs reports. */
+  async function produceAs(user: string, topicName: string): Promise<string> {
+    const producer = kafka(user).producer();
+    try {
+      await producer.connect();
+      await producer.send({ topic: topicName, messages: [{ value: 'x' }] });
+      return 'ok';
+    } catch (error) {
+      return (error as { type?: string }).type ?? (error as { cause?: { type?: string } }).cause?.type ?? String(error);
+    } finally {
+      await producer.disconnect();
+    }
+  }
+
+  it('--authorizer-properties zookeeper.connect: ACLs added, listed and removed in ZooKeeper, the running broker enforces them', async () => {
+    const admin = kafka('admin').admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({ topics: [{ topic: 'zk-pay', numPartitions: 1 }], waitForLeaders: true });
+    } finally {
+      await admin.disconnect();
+    }
+    expect(await produceAs('alice', 'zk-pay')).toBe('TOPIC_AUTHORIZATION_FAILED');
+
+    const added = await okZk('--add', '--producer', '--topic', 'zk-pay', '--allow-principal', 'User:alice');
+    expect(added).toContain(`Adding ACLs for resource \`${topic('zk-pay')}\`: \n \t`);
+    expect(listed(added)).toEqual([`${topic('zk-pay')} ${entry('User:alice', 'CREATE')}`, `${topic('zk-pay')} ${entry('User:alice', 'DESCRIBE')}`, `${topic('zk-pay')} ${entry('User:alice', 'WRITE')}`]);
+    // The broker's authorizer learns of them through the change notification.
+    await waitFor(async () => (await produceAs('alice', 'zk-pay')) === 'ok', 15_000, 'alice may produce after --add in ZooKeeper');
+    expect(await witness()).toEqual(['2:3:zk-pay User:alice@* 4 3', '2:3:zk-pay User:alice@* 5 3', '2:3:zk-pay User:alice@* 8 3']);
+
+    // Both modes print the same lines; what one writes the other reads (here an ACL added through a broker).
+    await acls('--add', '--group', 'zk-g', '--allow-principal', 'User:alice', '--operation', 'Read');
+    const viaZooKeeper = await okZk('--list');
+    expect(viaZooKeeper).toBe(await acls('--list'));
+    expect(listed(viaZooKeeper)).toContain(`ResourcePattern(resourceType=GROUP, name=zk-g, patternType=LITERAL) ${entry('User:alice', 'READ')}`);
+    expect(await okZk('--list', '--principal', 'User:alice', '--topic', 'zk-pay')).toBe(await acls('--list', '--principal', 'User:alice', '--topic', 'zk-pay'));
+    await okZk('--remove', '--force', '--group', 'zk-g', '--authorizer', 'kafka.security.authorizer.AclAuthorizer');
+
+    expect(listed(await okZk('--remove', '--force', '--topic', 'zk-pay', '--allow-principal', 'User:alice', '--operation', 'Write'))).toEqual([
+      `${topic('zk-pay')} ${entry('User:alice', 'CREATE')}`,
+      `${topic('zk-pay')} ${entry('User:alice', 'DESCRIBE')}`,
+    ]);
+    await waitFor(async () => (await produceAs('alice', 'zk-pay')) === 'TOPIC_AUTHORIZATION_FAILED', 15_000, 'alice denied after --remove in ZooKeeper');
+    expect((await okZk('--remove', '--force', '--topic', 'zk-pay', '--authorizer', 'kafka.security.auth.SimpleAclAuthorizer')).trim()).toBe('');
+    expect(await witness()).toEqual([]);
+
+    // A binding the brokers refuse is refused alike, with the same line and exit code.
+    const refused = await zkAcls('--add', '--topic', 'a/b', '--allow-principal', 'User:alice');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`Error while executing ACL command: ${topic('a/b')} ${entry('User:alice', 'ALL')}: Invalid resource name a/b: it is a ZooKeeper node name [INVALID_REQUEST]`);
+  }, 90_000);
+
+  it('--authorizer-properties and --bootstrap-server: the option conflicts are refused (exit 2) before connecting anywhere; no ZooKeeper: exit 1', async () => {
+    let connections = 0;
+    const server: Server = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const counted = `127.0.0.1:${(server.address() as { port: number }).port}`;
+    const zkProps = ['--authorizer-properties', `zookeeper.connect=${counted}`];
+    const list = ['acls', '--list', '--topic', 't'];
+    try {
+      const cases: [string[], string][] = [
+        [[...list], 'Missing required argument "[authorizer-properties]"'],
+        [[...list, '--bootstrap-server', counted, ...zkProps], 'The --authorizer-properties option can only be used with --authorizer option'],
+        [[...list, '--bootstrap-server', counted, '--authorizer', 'kafka.security.authorizer.AclAuthorizer'], 'Only one of --bootstrap-server or --authorizer must be specified'],
+        [[...list, ...zkProps, '--command-config', adminConfig], 'The --command-config option can only be used with --bootstrap-server option'],
+        [[...list, ...zkProps, '--authorizer', 'org.example.Other'], 'Authorizer org.example.Other is not supported: use kafka.security.authorizer.AclAuthorizer or kafka.security.auth.SimpleAclAuthorizer'],
+        [[...list, '--authorizer-properties', 'zookeeper.session.timeout.ms=6000'], 'Missing required configuration "zookeeper.connect" which has no default value.'],
+        [['acls', '--remove', '--topic', 't', ...zkProps], '--remove asks for confirmation and stdin is not a terminal: give --force'],
+      ];
+      for (const [args, message] of cases) {
+        const r = await gregor(args);
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr).toContain(message);
+      }
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    // Nothing listens: the connection timeout given bounds the wait.
+    const [closed] = await freePorts(1);
+    const started = Date.now();
+    const r = await gregor(['acls', '--list', '--authorizer-properties', `zookeeper.connect=127.0.0.1:${closed}`, '--authorizer-properties', 'zookeeper.connection.timeout.ms=1500']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`127.0.0.1:${closed}`);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 60_000);
+
   it("@gregor/client's Admin ACL calls: typed bindings, the broker's per-binding errors, DeleteAcls results per filter", async () => {
     const clientOf = (config: string) => cliClient(sasl, config);
     const client = clientOf(adminConfig);

@@ -1,17 +1,21 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { Admin, ANY_ACL_BINDING, type AccessControlEntry, type AclBinding, type AclBindingFilter, type KafkaClient, type ResourcePatternFilter } from '@gregor/client';
+import { ANY_ACL_BINDING, type AccessControlEntry, type AclBinding, type AclBindingFilter, type ResourcePatternFilter } from '@gregor/client';
 import type { GregorError } from '@gregor/common';
 import { parsed } from '../args.js';
-import { cliClient, COMMAND_CONFIG_HELP } from '../client-factory.js';
+import { COMMAND_CONFIG_HELP } from '../client-factory.js';
 import { UsageError } from '../usage-error.js';
 import { planAcls, type AclPlan, type ResourceAcls } from './acls-plan.js';
+import { openAclService, type AclService } from './acls-service.js';
+import { aclTarget } from './acls-target.js';
 
 export const aclsUsage = `gregor acls (--add | --remove | --list) [resources] [principals] [options]
 
-Adds, removes and lists ACLs through the brokers' CreateAcls, DeleteAcls and DescribeAcls (kafka-acls
-with --bootstrap-server; the brokers need authorizer.class.name and the caller Alter/Describe on the
-cluster, e.g. a super user).
+Adds, removes and lists ACLs (kafka-acls). Either through the brokers' CreateAcls, DeleteAcls and
+DescribeAcls (--bootstrap-server; the brokers need authorizer.class.name and the caller Alter/Describe
+on the cluster, e.g. a super user), or in ZooKeeper directly (--authorizer-properties
+zookeeper.connect=HOST:PORT: Kafka's AclAuthorizer runs in this process; the brokers' authorizers
+follow its change notifications).
 
 Resources (repeatable; * = all of that kind):
   --topic T  --group G  --cluster  --transactional-id X  --delegation-token D
@@ -29,9 +33,15 @@ Entries:
   --principal P                  --list: only this principal's ACLs (repeatable)
   --force                        --remove without asking (required when stdin is not a terminal)
 
-Options:
-  --bootstrap-server HOST:PORT   a broker to start from (default 127.0.0.1:9092)
+Where (one of the two):
+  --bootstrap-server HOST:PORT   a broker to start from
 ${COMMAND_CONFIG_HELP}
+  --authorizer-properties K=V    the authorizer's properties (repeatable): zookeeper.connect (required),
+                                 zookeeper.session.timeout.ms, zookeeper.connection.timeout.ms
+  --authorizer CLASS             kafka.security.auth.SimpleAclAuthorizer (default) or
+                                 kafka.security.authorizer.AclAuthorizer
+
+Options:
   --help, -h`;
 
 const OPTIONS = {
@@ -83,27 +93,20 @@ export async function aclsCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`, aclsUsage);
-  if (values.authorizer !== undefined || values['authorizer-properties'] !== undefined) {
-    throw new UsageError('--authorizer and --authorizer-properties (writing ZooKeeper directly) are not supported: gregor acls goes through the brokers (--bootstrap-server)', aclsUsage);
-  }
+  const target = aclTarget(values, aclsUsage);
   const plan = planAcls(values, aclsUsage);
   if (plan.action === 'remove' && !values.force && process.stdin.isTTY !== true) {
     throw new UsageError('--remove asks for confirmation and stdin is not a terminal: give --force to remove without asking', aclsUsage);
   }
-  const client = cliClient(values['bootstrap-server'], values['command-config']);
+  const service = await openAclService(target);
   try {
-    const admin = new Admin(client);
-    if (plan.action === 'add' && !(await addAcls(admin, plan))) return 1;
-    if (plan.action === 'remove' && !(await removeAcls(admin, plan, values.force === true))) return 1;
-    await listAcls(admin, plan);
+    if (plan.action === 'add' && !(await addAcls(service, plan))) return 1;
+    if (plan.action === 'remove' && !(await removeAcls(service, plan, values.force === true))) return 1;
+    await listAcls(service, plan);
     return 0;
   } finally {
-    await closeQuietly(client);
+    await service.close();
   }
-}
-
-async function closeQuietly(client: KafkaClient): Promise<void> {
-  await client.close().catch(() => undefined);
 }
 
 function printError(what: string, error: GregorError): void {
@@ -111,11 +114,11 @@ function printError(what: string, error: GregorError): void {
 }
 
 /** CreateAcls per resource, as AclCommand: stops at the first resource the broker refuses. */
-async function addAcls(admin: Admin, plan: AclPlan): Promise<boolean> {
+async function addAcls(acls: AclService, plan: AclPlan): Promise<boolean> {
   for (const { filter, entries } of plan.resources) {
     console.log(block(`Adding ACLs for resource \`${resourceText(filter)}\`:`, entries));
     const pattern = filter as AclBinding['pattern'];
-    const results = await admin.createAcls(entries.map((entry) => ({ pattern, entry })));
+    const results = await acls.createAcls(entries.map((entry) => ({ pattern, entry })));
     const failed = results.filter((r) => r.error);
     for (const r of failed) printError(`${resourceText(r.binding.pattern)} ${entryText(r.binding.entry)}`, r.error!);
     if (failed.length > 0) return false;
@@ -124,7 +127,7 @@ async function addAcls(admin: Admin, plan: AclPlan): Promise<boolean> {
 }
 
 /** DeleteAcls per resource filter, after a y/n question unless --force; no entries = all ACLs of the filter. */
-async function removeAcls(admin: Admin, plan: AclPlan, force: boolean): Promise<boolean> {
+async function removeAcls(acls: AclService, plan: AclPlan, force: boolean): Promise<boolean> {
   for (const { filter, entries } of plan.resources) {
     if (!force && !(await confirm(removeQuestion({ filter, entries })))) continue;
     const filters: AclBindingFilter[] =
@@ -132,7 +135,7 @@ async function removeAcls(admin: Admin, plan: AclPlan, force: boolean): Promise<
         ? [{ pattern: filter, entry: ANY_ACL_BINDING.entry }]
         : entries.map((entry) => ({ pattern: filter, entry }));
     let ok = true;
-    for (const r of await admin.deleteAcls(filters)) {
+    for (const r of await acls.deleteAcls(filters)) {
       if (r.error) printError(resourceText(r.filter.pattern), r.error);
       for (const d of r.deleted) if (d.error) printError(`${resourceText(d.binding.pattern)} ${entryText(d.binding.entry)}`, d.error);
       ok &&= !r.error && r.deleted.every((d) => !d.error);
@@ -158,11 +161,11 @@ async function confirm(question: string): Promise<boolean> {
 }
 
 /** DescribeAcls per filter (all ACLs without one), grouped by resource pattern; --principal narrows to those principals. */
-async function listAcls(admin: Admin, plan: AclPlan): Promise<void> {
+async function listAcls(acls: AclService, plan: AclPlan): Promise<void> {
   const filters: (ResourcePatternFilter | null)[] = plan.listFilters.length > 0 ? plan.listFilters : [null];
   const byResource = new Map<string, { pattern: AclBinding['pattern']; entries: Map<string, AccessControlEntry> }>();
   for (const filter of filters) {
-    const bindings = await admin.describeAcls(filter ? { pattern: filter, entry: ANY_ACL_BINDING.entry } : undefined);
+    const bindings = await acls.describeAcls(filter ? { pattern: filter, entry: ANY_ACL_BINDING.entry } : undefined);
     for (const { pattern, entry } of bindings) {
       const key = `${pattern.resourceType}\u0000${pattern.patternType}\u0000${pattern.name}`;
       const r = byResource.get(key) ?? { pattern, entries: new Map<string, AccessControlEntry>() };
