@@ -36,6 +36,7 @@ export {
   patternTypeOf,
   permissionCode,
   permissionOf,
+  aclFilterOf,
   type AclBinding as AuthorizerAclBinding,
   type AclFilter as AuthorizerAclFilter,
 } from './security/acl.js';

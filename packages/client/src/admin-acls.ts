@@ -78,14 +78,16 @@ function nameOf<T extends Record<string, number>>(codes: T, code: number, what: 
   return name;
 }
 
-function bindingOf(resourceType: number, name: string, patternType: number, principal: string, host: string, operation: number, permissionType: number): AclBinding {
+/** A binding from the wire's codes (DescribeAcls, DeleteAcls answers). */
+export function aclBindingOf(resourceType: number, name: string, patternType: number, principal: string, host: string, operation: number, permissionType: number): AclBinding {
   return {
     pattern: { resourceType: nameOf(AclResourceTypeCode, resourceType, 'resource type') as AclResourceType, name, patternType: nameOf(AclPatternTypeCode, patternType, 'pattern type') as AclPatternType },
     entry: { principal, host, operation: nameOf(AclOperationCode, operation, 'operation') as AclOperation, permissionType: nameOf(AclPermissionTypeCode, permissionType, 'permission type') as AclPermissionType },
   };
 }
 
-function filterFields(f: AclBindingFilter): AclBindingFilterFields {
+/** A filter in the wire's codes (DescribeAcls, DeleteAcls requests). */
+export function aclFilterFields(f: AclBindingFilter): AclBindingFilterFields {
   return {
     resourceTypeFilter: AclResourceTypeCode[f.pattern.resourceType],
     resourceNameFilter: f.pattern.name,
@@ -123,23 +125,23 @@ export async function createAcls(client: KafkaClient, bindings: readonly AclBind
 
 /** DescribeAcls at any broker: the bindings matching the filter; the broker's refusal (e.g. SECURITY_DISABLED) is thrown. */
 export async function describeAcls(client: KafkaClient, filter: AclBindingFilter = ANY_ACL_BINDING): Promise<AclBinding[]> {
-  const res = await sendToBroker(client, null, DescribeAcls, filterFields(filter));
+  const res = await sendToBroker(client, null, DescribeAcls, aclFilterFields(filter));
   const error = failure(res.errorCode, res.errorMessage);
   if (error) throw error;
-  return res.resources.flatMap((r) => r.acls.map((a) => bindingOf(r.resourceType, r.resourceName, r.patternType, a.principal, a.host, a.operation, a.permissionType)));
+  return res.resources.flatMap((r) => r.acls.map((a) => aclBindingOf(r.resourceType, r.resourceName, r.patternType, a.principal, a.host, a.operation, a.permissionType)));
 }
 
 /** DeleteAcls at any broker: per filter, the bindings it removed (or its error), in order. */
 export async function deleteAcls(client: KafkaClient, filters: readonly AclBindingFilter[]): Promise<DeleteAclsResult[]> {
   if (filters.length === 0) return [];
-  const res = await sendToBroker(client, null, DeleteAcls, { filters: filters.map(filterFields) });
+  const res = await sendToBroker(client, null, DeleteAcls, { filters: filters.map(aclFilterFields) });
   return filters.map((filter, i) => {
     const r = res.filterResults[i];
     if (!r) return { filter, error: failure(ErrorCode.UNKNOWN_SERVER_ERROR, 'no result in the response'), deleted: [] };
     return {
       filter,
       error: failure(r.errorCode, r.errorMessage),
-      deleted: r.matchingAcls.map((m) => ({ binding: bindingOf(m.resourceType, m.resourceName, m.patternType, m.principal, m.host, m.operation, m.permissionType), error: failure(m.errorCode, m.errorMessage) })),
+      deleted: r.matchingAcls.map((m) => ({ binding: aclBindingOf(m.resourceType, m.resourceName, m.patternType, m.principal, m.host, m.operation, m.permissionType), error: failure(m.errorCode, m.errorMessage) })),
     };
   });
 }

@@ -73,6 +73,8 @@ export { listOffsets, LATEST_TIMESTAMP, EARLIEST_TIMESTAMP, type OffsetQuery, ty
 export { Admin, type NewTopic, type NewPartitions, type AdminOptions, type TopicResult } from './admin.js';
 export {
   ANY_ACL_BINDING,
+  aclBindingOf,
+  aclFilterFields,
   type AclResourceType,
   type AclPatternType,
   type AclOperation,

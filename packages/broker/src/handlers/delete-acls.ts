@@ -2,7 +2,7 @@ import { ErrorCode } from '@gregor/common';
 import { type DeleteAclsFilterResult, type DeleteAclsRequest, type DeleteAclsResponse } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { ApiHandler } from '../kafka-apis.js';
-import { filterProblem, operationCode, patternTypeCode, permissionCode, resourceTypeCode, type AclFilter } from '../security/acl.js';
+import { aclFilterOf, filterProblem, operationCode, patternTypeCode, permissionCode, resourceTypeCode, type AclFilter } from '../security/acl.js';
 
 /** DeleteAcls: Cluster Alter; every binding matching each filter is removed. One result per filter, in order. */
 export function deleteAclsHandler(s: BrokerServices): ApiHandler<DeleteAclsRequest, DeleteAclsResponse> {
@@ -11,15 +11,7 @@ export function deleteAclsHandler(s: BrokerServices): ApiHandler<DeleteAclsReque
     if (!s.auth.authorizeCluster(ctx, 'Alter')) return all(ErrorCode.CLUSTER_AUTHORIZATION_FAILED, 'Cluster authorization failed.');
     const authorizer = s.auth.authorizer;
     if (!authorizer) return all(ErrorCode.SECURITY_DISABLED, 'No Authorizer is configured on the broker.');
-    const filters: AclFilter[] = req.filters.map((f) => ({
-      resourceType: f.resourceTypeFilter,
-      name: f.resourceNameFilter,
-      patternType: f.patternTypeFilter,
-      principal: f.principalFilter,
-      host: f.hostFilter,
-      operation: f.operation,
-      permissionType: f.permissionType,
-    }));
+    const filters = req.filters.map(aclFilterOf);
     const problems = filters.map(filterProblem);
     const usable = filters.map((f, i) => (problems[i] ? null : f));
     const results = await authorizer.deleteAcls(usable.filter((f): f is AclFilter => f !== null));

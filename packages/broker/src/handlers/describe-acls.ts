@@ -2,7 +2,7 @@ import { ErrorCode } from '@gregor/common';
 import { AclPatternTypeCode, type DescribeAclsRequest, type DescribeAclsResource, type DescribeAclsResponse } from '@gregor/protocol';
 import type { BrokerServices } from '../broker-services.js';
 import type { ApiHandler } from '../kafka-apis.js';
-import { operationCode, patternTypeCode, permissionCode, resourceTypeCode, type AclFilter } from '../security/acl.js';
+import { aclFilterOf, operationCode, patternTypeCode, permissionCode, resourceTypeCode } from '../security/acl.js';
 
 /** DescribeAcls: Cluster Describe; the bindings matching the filter, grouped by resource. SECURITY_DISABLED without an authorizer. */
 export function describeAclsHandler(s: BrokerServices): ApiHandler<DescribeAclsRequest, DescribeAclsResponse> {
@@ -12,16 +12,7 @@ export function describeAclsHandler(s: BrokerServices): ApiHandler<DescribeAclsR
     const authorizer = s.auth.authorizer;
     if (!authorizer) return fail(ErrorCode.SECURITY_DISABLED, 'No Authorizer is configured on the broker');
     if (ctx.apiVersion === 0 && req.patternTypeFilter !== AclPatternTypeCode.LITERAL) return fail(ErrorCode.UNSUPPORTED_VERSION, 'Version 0 only supports literal resource pattern types');
-    const filter: AclFilter = {
-      resourceType: req.resourceTypeFilter,
-      name: req.resourceNameFilter,
-      patternType: req.patternTypeFilter,
-      principal: req.principalFilter,
-      host: req.hostFilter,
-      operation: req.operation,
-      permissionType: req.permissionType,
-    };
-    const bindings = authorizer.acls(filter);
+    const bindings = authorizer.acls(aclFilterOf(req));
     if (ctx.apiVersion === 0 && bindings.some((b) => b.pattern.patternType !== 'LITERAL')) {
       return fail(ErrorCode.UNSUPPORTED_VERSION, 'Version 0 only supports literal resource pattern types');
     }

@@ -1,4 +1,4 @@
-import { ACL_SUPPORTED_OPERATIONS, AclOperationCode, AclPatternTypeCode, AclPermissionTypeCode, AclResourceTypeCode, type AclConcreteResourceType } from '@gregor/protocol';
+import { ACL_SUPPORTED_OPERATIONS, AclOperationCode, AclPatternTypeCode, AclPermissionTypeCode, AclResourceTypeCode, type AclBindingFilterFields, type AclConcreteResourceType } from '@gregor/protocol';
 
 /**
  * Kafka's ACL model (kafka.security.auth.Acl / org.apache.kafka.common.acl), names as stored in
@@ -136,6 +136,19 @@ export interface AclFilter {
   host: string | null;
   operation: number;
   permissionType: number;
+}
+
+/** A filter as DescribeAcls and DeleteAcls carry it on the wire. */
+export function aclFilterOf(f: AclBindingFilterFields): AclFilter {
+  return {
+    resourceType: f.resourceTypeFilter,
+    name: f.resourceNameFilter,
+    patternType: f.patternTypeFilter,
+    principal: f.principalFilter,
+    host: f.hostFilter,
+    operation: f.operation,
+    permissionType: f.permissionType,
+  };
 }
 
 /**

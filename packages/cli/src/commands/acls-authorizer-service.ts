@@ -1,27 +1,10 @@
-import {
-  aclBindingProblem,
-  AclAuthorizer,
-  operationCode,
-  operationOf,
-  patternTypeOf,
-  permissionCode,
-  permissionOf,
-  resourceTypeCode,
-  resourceTypeOf,
-  type AuthorizerAclBinding,
-  type AuthorizerAclFilter,
-} from '@gregor/broker';
-import { ANY_ACL_BINDING, type AclBinding, type AclBindingFilter, type AclOperation, type AclPermissionType, type AclResourceType } from '@gregor/client';
+import { aclBindingProblem, aclFilterOf, AclAuthorizer, operationCode, operationOf, patternTypeCode, patternTypeOf, permissionCode, permissionOf, resourceTypeCode, resourceTypeOf, type AuthorizerAclBinding } from '@gregor/broker';
+import { aclBindingOf, aclFilterFields, ANY_ACL_BINDING, type AclBinding } from '@gregor/client';
 import { ErrorCode, GregorError, KafkaProtocolError, silentLogger } from '@gregor/common';
 import { AclOperationCode, AclPatternTypeCode, AclPermissionTypeCode, AclResourceTypeCode } from '@gregor/protocol';
 import { ZkAclStore, ZkClient } from '@gregor/zookeeper';
 import type { AclService } from './acls-service.js';
 import type { AuthorizerZooKeeper } from './acls-target.js';
-
-/** A code's name in one of the protocol's code tables (the client's names). */
-function nameOf<T extends Record<string, number>>(codes: T, code: number): keyof T & string {
-  return Object.keys(codes).find((k) => codes[k] === code)!;
-}
 
 /** The client's binding in the authorizer's names (Topic, Read, Allow), through the wire codes both share. */
 function toAuthorizer({ pattern, entry }: AclBinding): AuthorizerAclBinding {
@@ -31,28 +14,8 @@ function toAuthorizer({ pattern, entry }: AclBinding): AuthorizerAclBinding {
   };
 }
 
-function fromAuthorizer({ pattern, entry }: AuthorizerAclBinding): AclBinding {
-  return {
-    pattern: { resourceType: nameOf(AclResourceTypeCode, resourceTypeCode(pattern.resourceType)) as AclResourceType, name: pattern.name, patternType: pattern.patternType },
-    entry: {
-      principal: entry.principal,
-      host: entry.host,
-      operation: nameOf(AclOperationCode, operationCode(entry.operation)) as AclOperation,
-      permissionType: nameOf(AclPermissionTypeCode, permissionCode(entry.permissionType)) as AclPermissionType,
-    },
-  };
-}
-
-function filterOf(f: AclBindingFilter): AuthorizerAclFilter {
-  return {
-    resourceType: AclResourceTypeCode[f.pattern.resourceType],
-    name: f.pattern.name,
-    patternType: AclPatternTypeCode[f.pattern.patternType],
-    principal: f.entry.principal,
-    host: f.entry.host,
-    operation: AclOperationCode[f.entry.operation],
-    permissionType: AclPermissionTypeCode[f.entry.permissionType],
-  };
+function fromAuthorizer({ pattern: p, entry: e }: AuthorizerAclBinding): AclBinding {
+  return aclBindingOf(resourceTypeCode(p.resourceType), p.name, patternTypeCode(p.patternType), e.principal, e.host, operationCode(e.operation), permissionCode(e.permissionType));
 }
 
 /** An authorizer failure as the brokers would answer it (their CreateAcls and DeleteAcls handlers). */
@@ -75,10 +38,10 @@ function serviceOver(authorizer: AclAuthorizer, close: () => Promise<void>): Acl
       }));
     },
     async describeAcls(filter = ANY_ACL_BINDING) {
-      return authorizer.acls(filterOf(filter)).map(fromAuthorizer);
+      return authorizer.acls(aclFilterOf(aclFilterFields(filter))).map(fromAuthorizer);
     },
     async deleteAcls(filters) {
-      const results = await authorizer.deleteAcls(filters.map(filterOf));
+      const results = await authorizer.deleteAcls(filters.map((f) => aclFilterOf(aclFilterFields(f))));
       return filters.map((filter, i) => ({
         filter,
         error: null,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../usage-error.js';
 import { planAcls, type AclArgs, type AclPlan } from './acls-plan.js';
+import { aclTarget } from './acls-target.js';
 
 /** A plan's resources as `TYPE:PATTERN:name ALLOW|DENY principal@host OPERATION` lines, sorted. */
 function lines(plan: AclPlan): string[] {
@@ -14,15 +15,19 @@ function lines(plan: AclPlan): string[] {
 }
 
 const plan = (a: AclArgs) => planAcls(a, 'usage');
-const refused = (a: AclArgs) => {
-  try {
-    plan(a);
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error(`not refused: ${JSON.stringify(a)}`);
-};
+/** The UsageError's message of a command line that `check` refuses. */
+function refusedBy<A>(check: (a: A, usage: string) => unknown): (a: A) => string {
+  return (a) => {
+    try {
+      check(a, 'usage');
+    } catch (error) {
+      expect(error).toBeInstanceOf(UsageError);
+      return (error as Error).message;
+    }
+    throw new Error(`not refused: ${JSON.stringify(a)}`);
+  };
+}
+const refused = refusedBy(planAcls);
 
 describe("gregor acls: the command line into bindings (Kafka 2.4's AclCommand)", () => {
   it('principals × operations × hosts per resource; hosts default to *; operation defaults to All', () => {
@@ -111,5 +116,40 @@ describe("gregor acls: the command line into bindings (Kafka 2.4's AclCommand)",
     expect(refused({ add: true, producer: true, group: ['g'], 'allow-principal': ['User:a'] })).toBe('With --producer you must specify a --topic');
     expect(refused({ add: true, idempotent: true, topic: ['t'], 'allow-principal': ['User:a'] })).toBe('The --idempotent option is only available if --producer is set');
     expect(refused({ add: true, topic: ['t'], 'allow-principal': ['User:a'], principal: ['User:a'] })).toBe('The --principal option is only available if --list is set');
+  });
+});
+
+const refusedTarget = refusedBy(aclTarget);
+
+describe("gregor acls: the brokers or the authorizer on ZooKeeper (Kafka 2.4's AclCommandOptions.checkArgs)", () => {
+  it('--bootstrap-server: the brokers, with --command-config', () => {
+    expect(aclTarget({ 'bootstrap-server': 'h:9092', 'command-config': 'c.properties' }, 'usage')).toEqual({ kind: 'brokers', bootstrap: 'h:9092', commandConfig: 'c.properties' });
+  });
+
+  it("--authorizer-properties: ZooKeeper with Kafka 2.4's timeouts unless given; either ZooKeeper authorizer class", () => {
+    expect(aclTarget({ 'authorizer-properties': ['zookeeper.connect=127.0.0.1:2181'] }, 'usage')).toEqual({
+      kind: 'authorizer',
+      zooKeeper: { connect: '127.0.0.1:2181', sessionTimeoutMs: 6000, connectionTimeoutMs: 6000 },
+    });
+    for (const authorizer of ['kafka.security.auth.SimpleAclAuthorizer', 'kafka.security.authorizer.AclAuthorizer']) {
+      const target = aclTarget({ authorizer, 'authorizer-properties': ['zookeeper.connect=z:1/chroot', 'zookeeper.session.timeout.ms=9000'] }, 'usage');
+      expect(target).toEqual({ kind: 'authorizer', zooKeeper: { connect: 'z:1/chroot', sessionTimeoutMs: 9000, connectionTimeoutMs: 9000 } });
+    }
+    // The authorizer.-prefixed settings win (AclAuthorizer.configure); zookeeper.connect is still required.
+    const props = ['zookeeper.connect=a:1', 'authorizer.zookeeper.url=b:2', 'zookeeper.connection.timeout.ms=100', 'authorizer.zookeeper.connection.timeout.ms=200'];
+    expect(aclTarget({ 'authorizer-properties': props }, 'usage')).toEqual({ kind: 'authorizer', zooKeeper: { connect: 'b:2', sessionTimeoutMs: 6000, connectionTimeoutMs: 200 } });
+  });
+
+  it("refuses what Kafka refuses, with Kafka's messages", () => {
+    expect(refusedTarget({})).toBe('Missing required argument "[authorizer-properties]"');
+    expect(refusedTarget({ 'bootstrap-server': 'h:9092', authorizer: 'kafka.security.authorizer.AclAuthorizer' })).toBe('Only one of --bootstrap-server or --authorizer must be specified');
+    expect(refusedTarget({ 'bootstrap-server': 'h:9092', 'authorizer-properties': ['zookeeper.connect=z:1'] })).toBe('The --authorizer-properties option can only be used with --authorizer option');
+    expect(refusedTarget({ 'command-config': 'c.properties', 'authorizer-properties': ['zookeeper.connect=z:1'] })).toBe('The --command-config option can only be used with --bootstrap-server option');
+    expect(refusedTarget({ 'authorizer-properties': ['zookeeper.session.timeout.ms=1000'] })).toBe('Missing required configuration "zookeeper.connect" which has no default value.');
+    expect(refusedTarget({ 'authorizer-properties': ['zookeeper.connect'] })).toBe('Missing value for key zookeeper.connect');
+    expect(refusedTarget({ 'authorizer-properties': ['zookeeper.connect=z:1', 'zookeeper.session.timeout.ms=soon'] })).toBe('Invalid value soon for configuration zookeeper.session.timeout.ms: Not a number of type INT');
+    expect(refusedTarget({ authorizer: 'com.example.RangerAuthorizer', 'authorizer-properties': ['zookeeper.connect=z:1'] })).toBe(
+      'Authorizer com.example.RangerAuthorizer is not supported: use kafka.security.authorizer.AclAuthorizer or kafka.security.auth.SimpleAclAuthorizer (ACLs in ZooKeeper)',
+    );
   });
 });

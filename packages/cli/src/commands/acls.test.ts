@@ -122,6 +122,21 @@ describe('gregor acls against a broker with AclAuthorizer', () => {
     }
   }
 
+  /** A listener that counts the connections made to it (and drops them): `counted` is its HOST:PORT. */
+  async function countingListener(): Promise<{ counted: string; connections: () => number; close: () => Promise<void> }> {
+    let connections = 0;
+    const server: Server = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      counted: `127.0.0.1:${(server.address() as { port: number }).port}`,
+      connections: () => connections,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
   it('add, list and remove ACLs of topics, groups, the cluster and prefixed patterns', async () => {
     const added = await acls('--add', '--topic', 'orders', '--allow-principal', 'User:alice', '--operation', 'Read', '--operation', 'Write');
     // Kafka's exact lines: the block, then the resource's ACLs as they are now.
@@ -181,26 +196,32 @@ describe('gregor acls against a broker with AclAuthorizer', () => {
     expect(await witness()).toEqual([]);
   });
 
-  it('a produce as alice succeeds once --producer grants Write, fails with TOPIC_AUTHORIZATION_FAILED when Write is removed', async () => {
+  async function createTopic(name: string): Promise<void> {
     const admin = kafka('admin').admin();
     await admin.connect();
     try {
-      await admin.createTopics({ topics: [{ topic: 'pay', numPartitions: 1 }], waitForLeaders: true });
+      await admin.createTopics({ topics: [{ topic: name, numPartitions: 1 }], waitForLeaders: true });
     } finally {
       await admin.disconnect();
     }
-    const produce = async (): Promise<string> => {
-      const producer = kafka('alice').producer();
-      try {
-        await producer.connect();
-        await producer.send({ topic: 'pay', messages: [{ value: 'x' }] });
-        return 'ok';
-      } catch (error) {
-        return (error as { type?: string }).type ?? (error as { cause?: { type?: string } }).cause?.type ?? String(error);
-      } finally {
-        await producer.disconnect();
-      }
-    };
+  }
+  /** A produce as `user`: 'ok' or the error type kafkajs reports. */
+  async function produceAs(user: string, topicName: string): Promise<string> {
+    const producer = kafka(user).producer();
+    try {
+      await producer.connect();
+      await producer.send({ topic: topicName, messages: [{ value: 'x' }] });
+      return 'ok';
+    } catch (error) {
+      return (error as { type?: string }).type ?? (error as { cause?: { type?: string } }).cause?.type ?? String(error);
+    } finally {
+      await producer.disconnect();
+    }
+  }
+
+  it('a produce as alice succeeds once --producer grants Write, fails with TOPIC_AUTHORIZATION_FAILED when Write is removed', async () => {
+    await createTopic('pay');
+    const produce = () => produceAs('alice', 'pay');
     await acls('--add', '--producer', '--topic', 'pay', '--allow-principal', 'User:alice');
     await waitFor(async () => (await produce()) === 'ok', 15_000, 'alice may produce');
     await acls('--remove', '--force', '--topic', 'pay', '--allow-principal', 'User:alice', '--operation', 'Write');
@@ -218,28 +239,9 @@ describe('gregor acls against a broker with AclAuthorizer', () => {
     expect(r.code, `${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(0);
     return r.stdout;
   };
-  /** A produce as alice: 'ok' or the error type kafkajs reports. */
-  async function produceAs(user: string, topicName: string): Promise<string> {
-    const producer = kafka(user).producer();
-    try {
-      await producer.connect();
-      await producer.send({ topic: topicName, messages: [{ value: 'x' }] });
-      return 'ok';
-    } catch (error) {
-      return (error as { type?: string }).type ?? (error as { cause?: { type?: string } }).cause?.type ?? String(error);
-    } finally {
-      await producer.disconnect();
-    }
-  }
 
   it('--authorizer-properties zookeeper.connect: ACLs added, listed and removed in ZooKeeper, the running broker enforces them', async () => {
-    const admin = kafka('admin').admin();
-    await admin.connect();
-    try {
-      await admin.createTopics({ topics: [{ topic: 'zk-pay', numPartitions: 1 }], waitForLeaders: true });
-    } finally {
-      await admin.disconnect();
-    }
+    await createTopic('zk-pay');
     expect(await produceAs('alice', 'zk-pay')).toBe('TOPIC_AUTHORIZATION_FAILED');
 
     const added = await okZk('--add', '--producer', '--topic', 'zk-pay', '--allow-principal', 'User:alice');
@@ -272,13 +274,7 @@ describe('gregor acls against a broker with AclAuthorizer', () => {
   }, 90_000);
 
   it('--authorizer-properties and --bootstrap-server: the option conflicts are refused (exit 2) before connecting anywhere; no ZooKeeper: exit 1', async () => {
-    let connections = 0;
-    const server: Server = createServer((socket) => {
-      connections++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const counted = `127.0.0.1:${(server.address() as { port: number }).port}`;
+    const { counted, connections, close } = await countingListener();
     const zkProps = ['--authorizer-properties', `zookeeper.connect=${counted}`];
     const list = ['acls', '--list', '--topic', 't'];
     try {
@@ -296,9 +292,9 @@ describe('gregor acls against a broker with AclAuthorizer', () => {
         expect(r.code, args.join(' ')).toBe(2);
         expect(r.stderr).toContain(message);
       }
-      expect(connections).toBe(0);
+      expect(connections()).toBe(0);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
     // Nothing listens: the connection timeout given bounds the wait.
     const [closed] = await freePorts(1);
@@ -373,13 +369,7 @@ describe('gregor acls against a broker with AclAuthorizer', () => {
 
   it("mistakes are refused (exit 2) before any broker is contacted; the broker's refusal exits 1", async () => {
     // A listener that counts connections: none of these commands may open one.
-    let connections = 0;
-    const server: Server = createServer((socket) => {
-      connections++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const counted = `127.0.0.1:${(server.address() as { port: number }).port}`;
+    const { counted, connections, close } = await countingListener();
     try {
       const invalid = await gregor(['acls', '--add', '--topic', 'orders', '--allow-principal', 'User:alice', '--operation', 'ClusterAction', '--bootstrap-server', counted]);
       expect(invalid.code).toBe(2);
@@ -393,9 +383,9 @@ describe('gregor acls against a broker with AclAuthorizer', () => {
       const twoActions = await gregor(['acls', '--add', '--list', '--topic', 'orders', '--bootstrap-server', counted]);
       expect(twoActions.code).toBe(2);
       expect(twoActions.stderr).toContain('Command must include exactly one action: --list, --add, --remove.');
-      expect(connections).toBe(0);
+      expect(connections()).toBe(0);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
 
     // --remove without --force leaves the ACL in place.
