@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFirstSequencer } from './test/support/slowest-first.js';
 
 export default defineConfig({
   resolve: { conditions: ['source'] },
@@ -13,5 +14,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // The longest files first, so that the two workers finish together (test/support/slowest-first.ts).
+    sequence: { sequencer: SlowestFirstSequencer },
   },
 });
