@@ -1,5 +1,5 @@
 import { clientSecurityFromProperties, KafkaClient, type ClientSecurity } from '@gregor/client';
-import { readPropertiesFile } from '@gregor/broker';
+import { readPropertiesFile } from '@gregor/broker/config/config-sources';
 
 export const DEFAULT_BOOTSTRAP = '127.0.0.1:9092';
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseProperties } from '@gregor/broker';
+import { parseProperties } from '@gregor/broker/config/properties';
 import { keyValues } from './args.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,7 +1,7 @@
 import { Admin, type ConfigEntry, type ConfigOperation, type ConfigResource } from '@gregor/client';
 import { ConfigError, topicNameProblem } from '@gregor/common';
 import { parseArgs } from 'node:util';
-import { readPropertiesFile } from '@gregor/broker';
+import { readPropertiesFile } from '@gregor/broker/config/config-sources';
 import { actionOf, parsed, unknownWord } from '../args.js';
 import { cliClient, COMMAND_CONFIG_HELP } from '../client-factory.js';
 import { UsageError } from '../usage-error.js';
