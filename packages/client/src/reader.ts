@@ -1,4 +1,4 @@
-import { ErrorCode, GregorError, KafkaProtocolError, backoffMs, silentLogger, sleep, whenAborted, type Logger } from '@gregor/common';
+import { ErrorCode, GregorError, KafkaProtocolError, TimeoutError, backoffMs, silentLogger, sleep, whenAborted, withTimeout, type Logger } from '@gregor/common';
 import { decompressionCap } from '@gregor/protocol';
 import { KafkaClient } from './cluster.js';
 import { requireNonNegativeInt, type ClientConfig } from './config.js';
@@ -50,17 +50,6 @@ export interface ReaderStats {
 
 /** Kafka's KafkaConsumer DEFAULT_CLOSE_TIMEOUT_MS. */
 const DEFAULT_CLOSE_TIMEOUT_MS = 30_000;
-
-/** Whether `work` settles (either way) within `ms`; the timer never outlives the answer. */
-async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)));
-  try {
-    return await Promise.race([work.then(() => true, () => true), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function tpKey(topic: string, partition: number): string {
   return `${topic}\u0000${partition}`;
@@ -338,8 +327,9 @@ export class Reader {
         await this.#run;
         await this.#flush().catch(() => undefined);
         await this.#membership.leave();
-      })();
-      if (!(await settlesWithin(graceful, timeoutMs))) {
+      })().then(() => true, () => true);
+      const finished = await withTimeout(graceful, timeoutMs, () => new TimeoutError('close() timed out')).catch(() => false);
+      if (!finished) {
         this.#log.warn({ group: this.#config.groupId, timeoutMs }, 'close() timed out: pending commits not flushed, the group not left; closing connections');
       }
       this.#queue.fail(new ClientClosedError('the reader is closed'));
