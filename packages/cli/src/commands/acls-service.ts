@@ -1,6 +1,5 @@
 import { Admin, type AclBinding, type AclBindingFilter, type CreateAclResult, type DeleteAclsResult } from '@gregor/client';
 import { cliClient } from '../client-factory.js';
-import { authorizerAclService } from './acls-authorizer-service.js';
 import type { AclTarget } from './acls-target.js';
 
 /** What `gregor acls` needs of where the ACLs live (AclCommand's AclCommandService), with the Admin client's result shapes. */
@@ -24,8 +23,8 @@ function adminAclService(bootstrap: string, commandConfig: string | undefined): 
   };
 }
 
-/** The service a command line names (see aclTarget). */
-export function openAclService(target: AclTarget): Promise<AclService> {
-  if (target.kind === 'brokers') return Promise.resolve(adminAclService(target.bootstrap, target.commandConfig));
-  return authorizerAclService(target.zooKeeper);
+/** The service a command line names (see aclTarget); the authorizer (the broker package) is loaded only when it is used. */
+export async function openAclService(target: AclTarget): Promise<AclService> {
+  if (target.kind === 'brokers') return adminAclService(target.bootstrap, target.commandConfig);
+  return (await import('./acls-authorizer-service.js')).authorizerAclService(target.zooKeeper);
 }

@@ -1,4 +1,4 @@
-import { ACL_AUTHORIZER_CLASSES } from '@gregor/broker';
+import { ACL_AUTHORIZER_CLASSES } from '@gregor/broker/config/security-config';
 import { UsageError } from '../usage-error.js';
 
 /** The options of `gregor acls` that choose where ACLs are read and written (parseArgs values). */
