@@ -7,16 +7,18 @@
 //     time from the fault to the first successful acks=all write on that partition.
 //
 //   npm run build && node bench/replicated.mjs [--json <file>]
-//   [--full] env: N=200000 (--full: 1000000) PARTITIONS=3 RATE=1000 SECONDS=10 SESSION_MS=6000 PHASES=throughput,latency,failover EXTRA_PROPS=k=v,...
+//   [--full] env: N=200000 (--full: 1000000) PARTITIONS=3 RATE=1000 SECONDS=10 WARMUP_SECONDS=5 SESSION_MS=6000 PHASES=throughput,latency,failover EXTRA_PROPS=k=v,...
+//   LATENCY_TRACE=1 (root, tcpdump installed): splits each record's end-to-end time into stages (bench/lib/latency-trace.mjs)
 import { join } from 'node:path';
 import { Admin, Consumer, KafkaClient, Producer } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
 import { fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowMs, pct, run, sleep, startBench } from './lib/bench.mjs';
+import { realtimeMs, startCapture, summarizeTrace, traceRecords, traceTable } from './lib/latency-trace.mjs';
 
 const PHASES = new Set((process.env.PHASES ?? 'throughput,latency,failover').split(','));
-const b = await startBench('replicated', { env: { N: [200_000, 1_000_000], PARTITIONS: 3, RATE: 1000, SECONDS: 10, SESSION_MS: 6000 }, params: { phases: [...PHASES], recordBytes: 100 } });
-const { N, PARTITIONS, RATE, SECONDS, SESSION_MS } = b.params;
+const b = await startBench('replicated', { env: { N: [200_000, 1_000_000], PARTITIONS: 3, RATE: 1000, SECONDS: 10, WARMUP_SECONDS: 5, SESSION_MS: 6000 }, params: { phases: [...PHASES], recordBytes: 100 } });
+const { N, PARTITIONS, RATE, SECONDS, WARMUP_SECONDS, SESSION_MS } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
 
 // --- cluster -------------------------------------------------------------------------------
@@ -66,22 +68,35 @@ if (PHASES.has('throughput')) {
 if (PHASES.has('latency')) {
   // One partition, as Kafka's end-to-end latency tool: the consumer's long poll then waits on one leader only.
   await createTopic('latency', 1);
+  const tracing = process.env.LATENCY_TRACE === '1';
+  const pcapFile = join(b.work, 'latency.pcap');
+  const capture = tracing ? await startCapture([...brokers.values()].map((broker) => broker.port), pcapFile) : null;
+  const traced = []; // [value, sent, received] on the realtime clock
+  const sentRealtime = new Map();
   const producer = new Producer(client, { acks: -1 });
   // Its own connections: a long-poll fetch must not sit in front of produce responses.
   const consumerClient = new KafkaClient({ brokers: bootstrap });
   const consumer = new Consumer(consumerClient, { maxWaitMs: 100, minBytes: 1 });
   const sentAt = new Map();
+  // Records sent in the warm-up seconds (same rate, same path) are measured apart: a freshly started broker and
+  // client run their first seconds of this traffic unoptimised (V8 compiles the hot paths then), and the steady
+  // state is what the target is about (the OpenMessaging Benchmark warms up the same way). Both are reported.
+  const warmupTotal = RATE * WARMUP_SECONDS;
+  const total = warmupTotal + RATE * SECONDS;
   const latencies = [];
+  const warmupLatencies = [];
   const abort = new AbortController();
   const reading = (async () => {
     for await (const r of consumer.consume({ topic: 'latency', from: 'latest', signal: abort.signal })) {
-      const t = sentAt.get(r.value.toString());
-      if (t !== undefined) latencies.push(nowMs() - t);
-      if (latencies.length >= RATE * SECONDS) break;
+      const v = r.value.toString();
+      const t = sentAt.get(v);
+      if (t === undefined) continue;
+      (Number(v.slice(4)) < warmupTotal ? warmupLatencies : latencies).push(nowMs() - t);
+      if (tracing) traced.push([v, sentRealtime.get(v), realtimeMs()]);
+      if (latencies.length + warmupLatencies.length >= total) break;
     }
   })().catch(() => {});
   await sleep(1000);
-  const total = RATE * SECONDS;
   const started = nowMs();
   const inflight = [];
   for (let i = 0; i < total; i++) {
@@ -89,15 +104,24 @@ if (PHASES.has('latency')) {
     if (wait > 1) await sleep(wait);
     const v = `lat-${i}`;
     sentAt.set(v, nowMs());
+    if (tracing) sentRealtime.set(v, realtimeMs());
     inflight.push(producer.send({ topic: 'latency', messages: [{ key: v, value: v }] }));
     if (inflight.length > 200) await inflight.shift();
   }
   await Promise.all(inflight);
-  for (let i = 0; i < 50 && latencies.length < total; i++) await sleep(100);
+  for (let i = 0; i < 50 && latencies.length + warmupLatencies.length < total; i++) await sleep(100);
   abort.abort();
   await reading;
   await consumerClient.close();
-  out.latency = { n: latencies.length, p50: pct(latencies, 50), p99: pct(latencies, 99), max: Math.max(...latencies) };
+  const summary = (xs) => (xs.length ? { n: xs.length, p50: pct(xs, 50), p99: pct(xs, 99), max: Math.max(...xs) } : null);
+  out.latencyWarmup = summary(warmupLatencies);
+  out.latency = summary(latencies);
+  if (capture) {
+    await capture.stop();
+    const rows = traceRecords(pcapFile, traced, [...brokers.values()].map((broker) => broker.port));
+    const warm = (r) => Number(r.value.slice(4)) < warmupTotal;
+    out.latencyTrace = { warmup: summarizeTrace(rows.filter(warm)), steady: summarizeTrace(rows.filter((r) => !warm(r))) };
+  }
 }
 
 // --- 3. unavailability after faults ----------------------------------------------------------
@@ -144,12 +168,15 @@ if (out.throughput.length) {
   out.rf3ToRf1 = out.produceAcksAll / out.produceRf1Acks1;
   console.log(`  produce kcat RF 1 acks=1 ${fmtRuns(out.throughputRf1)} (same cluster and partitions); RF 3 acks=all / RF 1 = ${out.rf3ToRf1.toFixed(2)}`);
 }
-if (out.latency) console.log(`  end-to-end latency     p50 ${out.latency.p50.toFixed(1)} ms, p99 ${out.latency.p99.toFixed(1)} ms, max ${out.latency.max.toFixed(1)} ms (${out.latency.n} records at ${RATE}/s, acks=all)`);
+if (out.latency) console.log(`  end-to-end latency     p50 ${out.latency.p50.toFixed(1)} ms, p99 ${out.latency.p99.toFixed(1)} ms, max ${out.latency.max.toFixed(1)} ms (${out.latency.n} records at ${RATE}/s, acks=all, after ${WARMUP_SECONDS} s of warm-up)`);
+if (out.latencyWarmup) console.log(`    its warm-up seconds  p50 ${out.latencyWarmup.p50.toFixed(1)} ms, p99 ${out.latencyWarmup.p99.toFixed(1)} ms, max ${out.latencyWarmup.max.toFixed(1)} ms (the first ${out.latencyWarmup.n} records after the brokers started)`);
+if (out.latencyTrace?.steady) console.log(traceTable(`where the time goes after the warm-up, ms`, out.latencyTrace.steady));
+if (out.latencyTrace?.warmup) console.log(traceTable(`where the time goes in the warm-up, ms`, out.latencyTrace.warmup));
 if (out.killWindowMs !== undefined) console.log(`  kill -9 of a leader    longest gap between acks=all writes ${out.killWindowMs.toFixed(0)} ms (zookeeper.session.timeout.ms=${SESSION_MS})`);
 if (out.controlledWindowMs !== undefined) console.log(`  controlled shutdown    longest gap between acks=all writes ${out.controlledWindowMs.toFixed(0)} ms`);
 const charts = [];
 if (out.throughput.length) charts.push({ id: 'replicated-produce', title: `Produce, 3 brokers, RF 3, acks=all, ${fmt(N)} × 100 B (kcat)`, unit: 'records/s', bars: [{ label: 'kcat → gregor RF 3, acks=all', value: out.produceAcksAll, runs: out.throughput }, { label: 'RF 1, acks=1 (same run)', value: out.produceRf1Acks1, runs: out.throughputRf1 }] });
-if (out.latency) charts.push({ id: 'replicated-latency', title: `End-to-end latency, RF 3, acks=all, ${RATE} records/s`, unit: 'ms', bars: [{ label: 'p50', value: out.latency.p50 }, { label: 'p99', value: out.latency.p99 }, { label: 'max', value: out.latency.max }] });
+if (out.latency) charts.push({ id: 'replicated-latency', title: `End-to-end latency, RF 3, acks=all, ${RATE} records/s`, unit: 'ms', bars: [{ label: 'p50', value: out.latency.p50 }, { label: 'p99', value: out.latency.p99 }, { label: 'max', value: out.latency.max }, ...(out.latencyWarmup ? [{ label: `p99 in the ${WARMUP_SECONDS} s warm-up`, value: out.latencyWarmup.p99 }] : [])] });
 if (out.killWindowMs !== undefined) charts.push({ id: 'replicated-failover', title: `Longest gap between acks=all writes (session ${SESSION_MS} ms)`, unit: 'ms', bars: [{ label: 'kill -9 of the leader', value: out.killWindowMs }, { label: 'controlled shutdown', value: out.controlledWindowMs }] });
 await b.finish(out, { charts });
 process.exit(0);
