@@ -25,6 +25,12 @@ interface SegmentState {
 
 /** Header scans read this much at a time. */
 const SCAN_CHUNK_BYTES = 16 * 1024;
+/**
+ * Headers of the last batches appended to the active segment, kept for translateOffset: followers and consumers at
+ * the tail ask for the offsets just appended, which would otherwise cost a file read and a header scan from the last
+ * index entry on every Fetch. Few, so thousands of active segments hold little.
+ */
+const RECENT_BATCHES = 8;
 
 /** The header at `pos` in `buf`, or null where the bytes are not a v2 batch header (only recovery says why). */
 function headerOrNull(buf: Buffer, pos: number, position: number): BatchHeader | null {
@@ -61,6 +67,8 @@ export class LogSegment {
   #offLoopCalls = 0;
   /** False when an index file was missing at open: it must be rebuilt, not trusted as empty. */
   #indexesFound: boolean;
+  /** The last appended batches (file positions), contiguous up to the end of the file; empty when not known. */
+  #recent: BatchHeader[] = [];
 
   /** Opens the files of a segment, creating them if absent; `fresh` empties them. Existing state must then be loaded or recovered. */
   constructor(dir: string, baseOffset: number, options: SegmentOptions, fresh: boolean, nowMs: number) {
@@ -128,6 +136,7 @@ export class LogSegment {
       this.#rollBack(saved);
       throw storageError(`append to ${this.#logPath} at byte ${saved.size} failed`, err);
     }
+    this.#remember(batches, saved.size);
   }
 
   /**
@@ -151,6 +160,7 @@ export class LogSegment {
 
   /** Empties both indexes and the running state, keeping the log bytes (recovery then re-indexes them). */
   resetIndexes(): void {
+    this.#recent = [];
     this.offsetIndex.reset();
     this.timeIndex.reset();
     this.#state = { size: this.#state.size, nextOffset: this.baseOffset, maxTimestamp: -1, offsetOfMaxTimestamp: this.baseOffset, bytesSinceLastIndexEntry: 0 };
@@ -203,8 +213,13 @@ export class LogSegment {
     }
   }
 
-  /** The first batch whose last offset is >= `offset`, found from the index then scanned forward. */
+  /** The first batch whose last offset is >= `offset`: among the last appended if it is one, else found from the index then scanned forward. */
   translateOffset(offset: number): BatchHeader | null {
+    const recent = this.#recent;
+    if (recent.length > 0 && offset >= recent[0]!.baseOffset) {
+      for (const h of recent) if (h.lastOffset >= offset) return { ...h };
+      return null;
+    }
     for (const h of this.headersFrom(this.offsetIndex.lookup(offset).position)) {
       if (h.lastOffset >= offset) return h;
     }
@@ -240,6 +255,7 @@ export class LogSegment {
       throw storageError(`truncating ${this.#logPath} to ${position} failed`, err);
     }
     this.#state.size = position;
+    this.#recent = this.#recent.filter((h) => h.position < position);
     this.offsetIndex.truncateToPosition(position);
     this.timeIndex.truncateTo(cutOffset);
     const last = this.offsetIndex.lastEntry();
@@ -250,6 +266,7 @@ export class LogSegment {
 
   /** Called at roll: a final time index entry so a closed segment's largest timestamp is in its index. */
   onBecomeInactive(): void {
+    this.#recent = [];
     if (this.#state.maxTimestamp >= 0) this.timeIndex.maybeAppend(this.#state.maxTimestamp, this.#state.offsetOfMaxTimestamp);
   }
 
@@ -356,6 +373,17 @@ export class LogSegment {
       offsetOfMaxTimestamp: tail.offsetOfMaxTimestamp,
       bytesSinceLastIndexEntry: tail.bytesSinceLastIndexEntry,
     };
+  }
+
+  /** Keeps the headers of appended batches (`start`: where in the file the appended buffer went). */
+  #remember(batches: readonly BatchHeader[], start: number): void {
+    // What is kept must reach the end of the file without a gap: start over if it would not.
+    const last = this.#recent.at(-1);
+    if (last && last.position + last.sizeInBytes !== start) this.#recent = [];
+    for (let i = Math.max(0, batches.length - RECENT_BATCHES); i < batches.length; i++) {
+      this.#recent.push({ ...batches[i]!, position: start + batches[i]!.position });
+    }
+    if (this.#recent.length > RECENT_BATCHES) this.#recent.splice(0, this.#recent.length - RECENT_BATCHES);
   }
 
   #rollBack(saved: SegmentState): void {
