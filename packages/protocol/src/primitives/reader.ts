@@ -1,4 +1,5 @@
 import { CorruptDataError } from '@gregor/common';
+import { readInt64Number } from './int64.js';
 
 /**
  * Bounds-checked big-endian reader for Kafka's wire types. Every read past the end throws
@@ -73,9 +74,9 @@ export class Reader {
   /** i64 as a JS number: offsets and timestamps stay far below 2^53. */
   int64(): number {
     this.#need(8, 'int64');
-    const v = this.buf.readBigInt64BE(this.#pos);
+    const v = readInt64Number(this.buf, this.#pos);
     this.#pos += 8;
-    return Number(v);
+    return v;
   }
 
   int64Big(): bigint {

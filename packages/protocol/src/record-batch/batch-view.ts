@@ -1,5 +1,6 @@
 import { crc32c } from '@node-rs/crc32';
 import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
+import { readInt64Number } from '../primitives/int64.js';
 import { Attributes, BATCH_HEADER_SIZE, BATCH_LOG_OVERHEAD, BatchOffsets as O, CURRENT_MAGIC } from './batch-header.js';
 
 /**
@@ -53,7 +54,7 @@ export function batchSizeAt(buf: Buffer, pos: number): number | null {
 
 /** The last offset of the batch at `pos` (baseOffset + lastOffsetDelta), read at fixed offsets without a header object. */
 export function batchLastOffsetAt(buf: Buffer, pos: number): number {
-  return Number(buf.readBigInt64BE(pos + O.baseOffset)) + buf.readInt32BE(pos + O.lastOffsetDelta);
+  return readInt64Number(buf, pos + O.baseOffset) + buf.readInt32BE(pos + O.lastOffsetDelta);
 }
 
 /**
@@ -69,7 +70,7 @@ export function readBatchHeader(buf: Buffer, pos = 0, position = pos): BatchHead
   if (buf.length - pos < BATCH_HEADER_SIZE) throw new CorruptDataError(`record batch header at ${pos} truncated: ${buf.length - pos} of ${BATCH_HEADER_SIZE} bytes`);
   const batchLength = buf.readInt32BE(pos + O.batchLength);
   if (batchLength < BATCH_HEADER_SIZE - BATCH_LOG_OVERHEAD) throw new CorruptDataError(`record batch at ${pos} has invalid length ${batchLength}`);
-  const baseOffset = Number(buf.readBigInt64BE(pos + O.baseOffset));
+  const baseOffset = readInt64Number(buf, pos + O.baseOffset);
   const attributes = buf.readInt16BE(pos + O.attributes);
   const lastOffsetDelta = buf.readInt32BE(pos + O.lastOffsetDelta);
   return {
@@ -85,9 +86,9 @@ export function readBatchHeader(buf: Buffer, pos = 0, position = pos): BatchHead
     isTransactional: (attributes & Attributes.transactional) !== 0,
     isControl: (attributes & Attributes.control) !== 0,
     lastOffsetDelta,
-    firstTimestamp: Number(buf.readBigInt64BE(pos + O.firstTimestamp)),
-    maxTimestamp: Number(buf.readBigInt64BE(pos + O.maxTimestamp)),
-    producerId: Number(buf.readBigInt64BE(pos + O.producerId)),
+    firstTimestamp: readInt64Number(buf, pos + O.firstTimestamp),
+    maxTimestamp: readInt64Number(buf, pos + O.maxTimestamp),
+    producerId: readInt64Number(buf, pos + O.producerId),
     producerEpoch: buf.readInt16BE(pos + O.producerEpoch),
     baseSequence: buf.readInt32BE(pos + O.baseSequence),
     recordCount: buf.readInt32BE(pos + O.recordCount),
