@@ -8,7 +8,8 @@
 //
 //   npm run build && node bench/replicated.mjs [--json <file>]
 //   [--full] env: N=200000 (--full: 1000000) PARTITIONS=3 RATE=1000 SECONDS=10 WARMUP_SECONDS=5 SESSION_MS=6000 PHASES=throughput,latency,failover EXTRA_PROPS=k=v,...
-//   LATENCY_TRACE=1 (root, tcpdump installed): splits each record's end-to-end time into stages (bench/lib/latency-trace.mjs)
+//   IDEMPOTENT=1 (the latency phase's producer), LATENCY_TRACE=1 (root, tcpdump installed): splits each record's end-to-end time into stages (bench/lib/latency-trace.mjs)
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Admin, Consumer, KafkaClient, Producer } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
@@ -17,7 +18,7 @@ import { fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowMs, pct, run, slee
 import { realtimeMs, startCapture, summarizeTrace, traceRecords, traceTable } from './lib/latency-trace.mjs';
 
 const PHASES = new Set((process.env.PHASES ?? 'throughput,latency,failover').split(','));
-const b = await startBench('replicated', { env: { N: [200_000, 1_000_000], PARTITIONS: 3, RATE: 1000, SECONDS: 10, WARMUP_SECONDS: 5, SESSION_MS: 6000 }, params: { phases: [...PHASES], recordBytes: 100 } });
+const b = await startBench('replicated', { env: { N: [200_000, 1_000_000], PARTITIONS: 3, RATE: 1000, SECONDS: 10, WARMUP_SECONDS: 5, SESSION_MS: 6000 }, params: { phases: [...PHASES], recordBytes: 100, idempotentLatencyProducer: process.env.IDEMPOTENT === '1' } });
 const { N, PARTITIONS, RATE, SECONDS, WARMUP_SECONDS, SESSION_MS } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
 
@@ -73,7 +74,9 @@ if (PHASES.has('latency')) {
   const capture = tracing ? await startCapture([...brokers.values()].map((broker) => broker.port), pcapFile) : null;
   const traced = []; // [value, sent, received] on the realtime clock
   const sentRealtime = new Map();
-  const producer = new Producer(client, { acks: -1 });
+  // IDEMPOTENT=1: up to 5 requests in flight per partition instead of 1 (a record then never waits for the ack of
+  // the one before it; see the trace's `queued`).
+  const producer = new Producer(client, { acks: -1, ...(process.env.IDEMPOTENT === '1' ? { idempotent: true } : {}) });
   // Its own connections: a long-poll fetch must not sit in front of produce responses.
   const consumerClient = new KafkaClient({ brokers: bootstrap });
   const consumer = new Consumer(consumerClient, { maxWaitMs: 100, minBytes: 1 });
@@ -119,6 +122,7 @@ if (PHASES.has('latency')) {
   if (capture) {
     await capture.stop();
     const rows = traceRecords(pcapFile, traced, [...brokers.values()].map((broker) => broker.port));
+    writeFileSync(join(b.work, 'latency-trace.json'), JSON.stringify(rows));
     const warm = (r) => Number(r.value.slice(4)) < warmupTotal;
     out.latencyTrace = { warmup: summarizeTrace(rows.filter(warm)), steady: summarizeTrace(rows.filter((r) => !warm(r))) };
   }

@@ -282,14 +282,15 @@ class Bench {
 
   /**
    * A ZooKeeper ensemble of `zookeepers` nodes and `brokers` started broker processes with ids 1..n; `props`
-   * go to every broker, then EXTRA_PROPS from the environment (k=v,k=v); `nodeArgs(id)` go before each one's CLI.
+   * go to every broker, then EXTRA_PROPS from the environment (k=v,k=v); `nodeArgs(id)` go before each one's CLI;
+   * `gregorRoot` (default GREGOR_ROOT from the environment) runs the brokers of another built checkout.
    * Returns the brokers by id.
    */
-  async cluster({ brokers: count, zookeepers = 3, props = {}, nodeArgs = () => (process.env.BROKER_NODE_ARGS ?? '').split(' ').filter(Boolean) }) {
+  async cluster({ brokers: count, zookeepers = 3, props = {}, nodeArgs = () => (process.env.BROKER_NODE_ARGS ?? '').split(' ').filter(Boolean), gregorRoot = process.env.GREGOR_ROOT }) {
     const ensemble = await this.ensemble(zookeepers);
     const extra = Object.fromEntries((process.env.EXTRA_PROPS ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
     const brokers = new Map();
-    for (let id = 1; id <= count; id++) brokers.set(id, await this.broker({ id, zookeeperConnect: ensemble.connectString, props: { ...props, ...extra }, nodeArgs: nodeArgs(id) }));
+    for (let id = 1; id <= count; id++) brokers.set(id, await this.broker({ id, zookeeperConnect: ensemble.connectString, props: { ...props, ...extra }, nodeArgs: nodeArgs(id), gregorRoot }));
     await Promise.all([...brokers.values()].map((br) => this.start(br)));
     return { ensemble, brokers, bootstrap: [...brokers.values()].map((br) => br.bootstrapServer).join(',') };
   }
