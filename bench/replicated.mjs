@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Admin, Consumer, KafkaClient, Producer } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
-import { fmt, fmtRuns, kcatProduceArgs, linesFile, median, nowMs, pct, run, sleep, startBench } from './lib/bench.mjs';
+import { fmt, fmtRuns, kcatProduceArgs, linesFile, machineCpuPercent, machineCpuTicks, median, nowMs, pct, run, sleep, startBench } from './lib/bench.mjs';
 import { realtimeMs, startCapture, summarizeTrace, traceRecords, traceTable } from './lib/latency-trace.mjs';
 
 const PHASES = new Set((process.env.PHASES ?? 'throughput,latency,failover').split(','));
@@ -101,10 +101,12 @@ if (PHASES.has('latency')) {
   })().catch(() => {});
   await sleep(1000);
   const started = nowMs();
+  let measuredFrom = machineCpuTicks();
   const inflight = [];
   for (let i = 0; i < total; i++) {
     const wait = started + (i * 1000) / RATE - nowMs();
     if (wait > 1) await sleep(wait);
+    if (i === warmupTotal) measuredFrom = machineCpuTicks();
     const v = `lat-${i}`;
     sentAt.set(v, nowMs());
     if (tracing) sentRealtime.set(v, realtimeMs());
@@ -113,12 +115,14 @@ if (PHASES.has('latency')) {
   }
   await Promise.all(inflight);
   for (let i = 0; i < 50 && latencies.length + warmupLatencies.length < total; i++) await sleep(100);
+  // The machine while the measured records went through: a VM's steal is time its cores waited for the host's.
+  const machine = machineCpuPercent(measuredFrom);
   abort.abort();
   await reading;
   await consumerClient.close();
   const summary = (xs) => (xs.length ? { n: xs.length, p50: pct(xs, 50), p99: pct(xs, 99), max: Math.max(...xs) } : null);
   out.latencyWarmup = summary(warmupLatencies);
-  out.latency = summary(latencies);
+  out.latency = latencies.length ? { ...summary(latencies), machineBusyPercent: machine.busy, machineStealPercent: machine.steal } : null;
   if (capture) {
     await capture.stop();
     const rows = traceRecords(pcapFile, traced, [...brokers.values()].map((broker) => broker.port));
@@ -172,7 +176,7 @@ if (out.throughput.length) {
   out.rf3ToRf1 = out.produceAcksAll / out.produceRf1Acks1;
   console.log(`  produce kcat RF 1 acks=1 ${fmtRuns(out.throughputRf1)} (same cluster and partitions); RF 3 acks=all / RF 1 = ${out.rf3ToRf1.toFixed(2)}`);
 }
-if (out.latency) console.log(`  end-to-end latency     p50 ${out.latency.p50.toFixed(1)} ms, p99 ${out.latency.p99.toFixed(1)} ms, max ${out.latency.max.toFixed(1)} ms (${out.latency.n} records at ${RATE}/s, acks=all, after ${WARMUP_SECONDS} s of warm-up)`);
+if (out.latency) console.log(`  end-to-end latency     p50 ${out.latency.p50.toFixed(1)} ms, p99 ${out.latency.p99.toFixed(1)} ms, max ${out.latency.max.toFixed(1)} ms (${out.latency.n} records at ${RATE}/s, acks=all, after ${WARMUP_SECONDS} s of warm-up; machine busy ${out.latency.machineBusyPercent} %, steal ${out.latency.machineStealPercent} %)`);
 if (out.latencyWarmup) console.log(`    its warm-up seconds  p50 ${out.latencyWarmup.p50.toFixed(1)} ms, p99 ${out.latencyWarmup.p99.toFixed(1)} ms, max ${out.latencyWarmup.max.toFixed(1)} ms (the first ${out.latencyWarmup.n} records after the brokers started)`);
 if (out.latencyTrace?.steady) console.log(traceTable(`where the time goes after the warm-up, ms`, out.latencyTrace.steady));
 if (out.latencyTrace?.warmup) console.log(traceTable(`where the time goes in the warm-up, ms`, out.latencyTrace.warmup));

@@ -56,6 +56,24 @@ export function procCpuSeconds(pid) {
   }
 }
 
+/** The machine's CPU time so far, from the first line of /proc/stat (ticks): all, idle (with iowait) and steal. */
+export function machineCpuTicks() {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = f;
+  return { total: user + nice + system + idle + iowait + irq + softirq + steal, idle: idle + iowait, steal };
+}
+
+/**
+ * How busy the machine's cores were between two machineCpuTicks() snapshots (%), and how much of their time the
+ * hypervisor gave to other guests (steal: a VM's cores waiting for the host's, which no process here can use).
+ */
+export function machineCpuPercent(from, to = machineCpuTicks()) {
+  const total = to.total - from.total || 1;
+  const steal = to.steal - from.steal;
+  const round = (x) => Math.round(x * 10) / 10;
+  return { busy: round((100 * (total - (to.idle - from.idle) - steal)) / total), steal: round((100 * steal) / total) };
+}
+
 /** CPU-seconds of this process's children that have ended and been waited for (kcat runs, stopped brokers). */
 function childrenCpuSeconds() {
   const stat = readFileSync('/proc/self/stat', 'utf8');
@@ -193,6 +211,7 @@ class Bench {
   #cpu0 = process.cpuUsage();
   #load0 = loadAvg();
   #children0 = childrenCpuSeconds();
+  #machine0 = machineCpuTicks();
   #watch = new ProcessWatch();
   #zookeepers = [];
   #brokers = [];
@@ -362,6 +381,7 @@ class Bench {
       context: {
         loadavgStart: this.#load0,
         loadavgEnd: loadAvg(),
+        machineCpuPercent: machineCpuPercent(this.#machine0),
         benchCpuSeconds: { user: Math.round(cpu.user / 1e4) / 100, system: Math.round(cpu.system / 1e4) / 100 },
         // Every child that ended: kcat runs and the brokers and ZooKeeper nodes (those also listed below).
         childrenCpuSeconds: Math.round((childrenCpuSeconds() - this.#children0) * 100) / 100,
@@ -373,7 +393,7 @@ class Bench {
       charts,
     };
     const c = out.context;
-    console.log(`load average at start ${c.loadavgStart.join(' ')}, at end ${c.loadavgEnd.join(' ')}; CPU-seconds: bench ${(c.benchCpuSeconds.user + c.benchCpuSeconds.system).toFixed(2)}` +
+    console.log(`load average at start ${c.loadavgStart.join(' ')}, at end ${c.loadavgEnd.join(' ')}; machine busy ${c.machineCpuPercent.busy} %, steal ${c.machineCpuPercent.steal} %; CPU-seconds: bench ${(c.benchCpuSeconds.user + c.benchCpuSeconds.system).toFixed(2)}` +
       (brokers.length ? `, brokers ${c.brokerCpuSeconds} (${brokers.map((b) => `${b.name} ${b.cpuSeconds}, peak RSS ${b.peakRssMiB} MiB`).join('; ')})` : '') +
       (zookeepers.length ? `, ZooKeeper ${c.zookeeperCpuSeconds}` : ''));
     if (this.#jsonFile) {
