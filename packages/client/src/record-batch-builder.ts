@@ -47,6 +47,11 @@ export class RecordBatchBuilder {
     return this.#count;
   }
 
+  /** Bytes the batch's buffer holds now (it grows as records are appended). */
+  get capacityBytes(): number {
+    return this.#buf.length;
+  }
+
   /** Bytes of the uncompressed batch so far, header included. */
   get sizeInBytes(): number {
     return this.#pos;
