@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Draws the charts that bench scripts put in their JSON results (`charts: [{ id, title, unit, bars: [{ label,
 // value, runs? }] }]`) as hand-written SVG: one horizontal bar chart per chart id, each bar the median with
-// its runs as dots, and the run's context (date, commit, load average at start and end, CPU-seconds) under the
+// its runs as dots, and the run's context (date, commit, load average at start and end, host steal, CPU-seconds) under the
 // title. Writes docs/bench/<id>.svg and prints the Markdown lines that embed them.
 //
 //   node bench/charts.mjs [result.json ...]     default: every docs/bench/results/*.json
@@ -37,6 +37,7 @@ function context(result) {
     `${result.startedAt.slice(0, 16).replace('T', ' ')} UTC`,
     result.commit ? `commit ${result.commit}` : null,
     `load ${c.loadavgStart[0]} → ${c.loadavgEnd[0]} (${result.host.cpus} cores)`,
+    c.machineCpuPercent ? `host steal ${c.machineCpuPercent.steal} %` : null,
     `CPU-s: bench ${cpu.toFixed(1)}${c.brokers?.length ? `, brokers ${c.brokerCpuSeconds}` : ''}`,
   ];
   return parts.filter(Boolean).join(' · ');
