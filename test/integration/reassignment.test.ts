@@ -48,6 +48,9 @@ describe('reassignment and preferred election through /admin znodes', () => {
     byId(2).server.apis.requestObservers.add(observe);
     await client.create('/admin/reassign_partitions', encodeReassignment([{ topic: 'moving', partition: 0, replicas: [2, 3] }]));
     await waitFor(async () => (await client.exists('/admin/reassign_partitions')) === null, 30_000, 'reassignment finished');
+    // The controller removes the znode once it has sent the last LeaderAndIsr (Kafka's step B10 after B5), not once
+    // broker 2 has handled it: wait for broker 2 to see the final replica set.
+    await waitFor(() => seen.length >= 2 && seen.at(-1)!.adding.length === 0 && seen.at(-1)!.removing.length === 0, 10_000, 'broker 2 told the final replicas');
     byId(2).server.apis.requestObservers.delete(observe);
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen.every((s) => s.apiVersion === 4)).toBe(true);
