@@ -53,7 +53,8 @@ if (PHASES.has('latency')) {
   await createTopic('latency', 1);
   const tracing = process.env.LATENCY_TRACE === '1';
   const pcapFile = join(b.work, 'latency.pcap');
-  const capture = tracing ? await startCapture([...brokers.values()].map((broker) => broker.port), pcapFile) : null;
+  const brokerPorts = [...brokers.values()].map((broker) => broker.port);
+  const capture = tracing ? await startCapture(brokerPorts, pcapFile) : null;
   const traced = []; // [value, sent, received] on the realtime clock
   const sentRealtime = new Map();
   // IDEMPOTENT=1: up to 5 requests in flight per partition instead of 1 (a record then never waits for the ack of
@@ -68,6 +69,7 @@ if (PHASES.has('latency')) {
   // state is what the target is about (the OpenMessaging Benchmark warms up the same way). Both are reported.
   const warmupTotal = RATE * WARMUP_SECONDS;
   const total = warmupTotal + RATE * SECONDS;
+  const inWarmup = (value) => Number(value.slice(4)) < warmupTotal; // lat-<i>
   const latencies = [];
   const warmupLatencies = [];
   const abort = new AbortController();
@@ -76,7 +78,7 @@ if (PHASES.has('latency')) {
       const v = r.value.toString();
       const t = sentAt.get(v);
       if (t === undefined) continue;
-      (Number(v.slice(4)) < warmupTotal ? warmupLatencies : latencies).push(nowMs() - t);
+      (inWarmup(v) ? warmupLatencies : latencies).push(nowMs() - t);
       if (tracing) traced.push([v, sentRealtime.get(v), realtimeMs()]);
       if (latencies.length + warmupLatencies.length >= total) break;
     }
@@ -107,10 +109,9 @@ if (PHASES.has('latency')) {
   out.latency = latencies.length ? { ...summary(latencies), machineBusyPercent: machine.busy, machineStealPercent: machine.steal } : null;
   if (capture) {
     await capture.stop();
-    const rows = traceRecords(pcapFile, traced, [...brokers.values()].map((broker) => broker.port));
+    const rows = traceRecords(pcapFile, traced, brokerPorts);
     writeFileSync(join(b.work, 'latency-trace.json'), JSON.stringify(rows));
-    const warm = (r) => Number(r.value.slice(4)) < warmupTotal;
-    out.latencyTrace = { warmup: summarizeTrace(rows.filter(warm)), steady: summarizeTrace(rows.filter((r) => !warm(r))) };
+    out.latencyTrace = { warmup: summarizeTrace(rows.filter((r) => inWarmup(r.value))), steady: summarizeTrace(rows.filter((r) => !inWarmup(r.value))) };
   }
 }
 

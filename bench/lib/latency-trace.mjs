@@ -14,7 +14,7 @@
 // whose Fetch was not parked at the leader yet). Needs tcpdump (Debian: tcpdump) and root.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { sleep } from './bench.mjs';
+import { pct, sleep } from './bench.mjs';
 
 export const STAGES = ['send', 'leader', 'replicate', 'hw', 'receive'];
 
@@ -133,12 +133,11 @@ export function traceRecords(pcapFile, records, brokerPorts) {
 /** Percentiles of e2e and of each stage over the rows, and the mean stages of the slowest 1 % (the p99 tail). */
 export function summarizeTrace(rows) {
   if (rows.length === 0) return null;
-  const at = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
   const keys = ['e2e', 'queued', ...STAGES];
   const percentiles = {};
   for (const k of keys) {
-    const xs = rows.map((r) => r[k]).sort((a, b) => a - b);
-    percentiles[k] = { p50: at(xs, 0.5), p99: at(xs, 0.99) };
+    const xs = rows.map((r) => r[k]);
+    percentiles[k] = { p50: pct(xs, 50), p99: pct(xs, 99) };
   }
   const slowest = [...rows].sort((a, b) => a.e2e - b.e2e).slice(Math.floor(rows.length * 0.99));
   const slowestMean = Object.fromEntries(keys.map((k) => [k, slowest.reduce((s, r) => s + r[k], 0) / slowest.length]));
