@@ -1,4 +1,4 @@
-import { Attributes, BATCH_LOG_OVERHEAD, BatchOffsets, computeBatchCrc, decompressionCap, splitBatches, type BatchHeader } from '@gregor/protocol';
+import { Attributes, BATCH_LOG_OVERHEAD, BatchOffsets, computeBatchCrc, decompressionCap, readInt64Number, splitBatches, type BatchHeader } from '@gregor/protocol';
 import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
 import type { LogConfig } from './log-config.js';
 import { recompressBatch, targetCompression } from './log-recompress.js';
@@ -105,7 +105,7 @@ function recompressForTopic(records: Buffer, assigned: BatchHeader[], validated:
     a.batchLength = bytes.length - BATCH_LOG_OVERHEAD;
     a.attributes = bytes.readInt16BE(BatchOffsets.attributes);
     a.compression = targets[i]!;
-    a.firstTimestamp = Number(bytes.readBigInt64BE(BatchOffsets.firstTimestamp));
+    a.firstTimestamp = readInt64Number(bytes, BatchOffsets.firstTimestamp);
     a.crc = bytes.readUInt32BE(BatchOffsets.crc);
     position += bytes.length;
   }
@@ -124,7 +124,7 @@ export function stampLeaderAppend(out: Buffer, plan: LeaderAppendPlan, leaderEpo
     const batch = out.subarray(a.position, a.position + a.sizeInBytes);
     if (plan.logAppendTimeMs >= 0) stampLogAppendTime(batch, a, plan.logAppendTimeMs);
     // A producer's wrong max timestamp is corrected, as Kafka's setMaxTimestamp does (the time index and retention trust it).
-    else if (a.maxTimestamp !== Number(batch.readBigInt64BE(BatchOffsets.maxTimestamp))) stampMaxTimestamp(batch, a.maxTimestamp);
+    else if (a.maxTimestamp !== readInt64Number(batch, BatchOffsets.maxTimestamp)) stampMaxTimestamp(batch, a.maxTimestamp);
   }
 }
 

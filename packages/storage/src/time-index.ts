@@ -1,3 +1,4 @@
+import { readInt64Number } from '@gregor/protocol';
 import type { SegmentIo } from './segment-io.js';
 import { IndexFile } from './index-file.js';
 
@@ -36,7 +37,7 @@ export class TimeIndex {
 
   entry(i: number): TimestampOffset {
     const e = this.#file.entry(i);
-    return { timestamp: Number(e.readBigInt64BE(0)), offset: this.baseOffset + e.readInt32BE(8) };
+    return { timestamp: readInt64Number(e, 0), offset: this.baseOffset + e.readInt32BE(8) };
   }
 
   lastEntry(): TimestampOffset | null {
@@ -68,7 +69,7 @@ export class TimeIndex {
 
   /** The greatest entry with timestamp strictly below `timestamp`: every batch up to it is older than the target. */
   lastEntryBefore(timestamp: number): TimestampOffset | null {
-    const i = this.#file.floorIndex(timestamp - 1, (e) => Number(e.readBigInt64BE(0)));
+    const i = this.#file.floorIndex(timestamp - 1, (e) => readInt64Number(e, 0));
     return i < 0 ? null : this.entry(i);
   }
 

@@ -1,6 +1,7 @@
 import { crc32 } from '@node-rs/crc32';
 import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
 import { Attributes, CompressionType } from './batch-header.js';
+import { readInt64Number } from '../primitives/int64.js';
 
 /**
  * Message formats v0 and v1 (Kafka's LegacyRecord): a message set is entries back to back, no count.
@@ -72,14 +73,14 @@ export function readLegacyEntry(buf: Buffer, pos: number): LegacyEntry {
   let at = pos + LegacyOffsets.timestamp;
   let timestamp = -1;
   if (magic === 1) {
-    timestamp = Number(buf.readBigInt64BE(at));
+    timestamp = readInt64Number(buf, at);
     at += 8;
   }
   const key = readLengthPrefixed(buf, at, end, 'key', pos);
   const value = readLengthPrefixed(buf, key.next, end, 'value', pos);
   if (value.next !== end) throw new CorruptDataError(`legacy message at ${pos}: ${end - value.next} bytes after the value`);
   return {
-    offset: Number(buf.readBigInt64BE(pos + LegacyOffsets.offset)),
+    offset: readInt64Number(buf, pos + LegacyOffsets.offset),
     position: pos,
     sizeInBytes: size + LEGACY_LOG_OVERHEAD,
     magic,
