@@ -265,6 +265,8 @@ describe('gregor acls against a broker with AclAuthorizer', () => {
     ]);
     await waitFor(async () => (await produceAs('alice', 'zk-pay')) === 'TOPIC_AUTHORIZATION_FAILED', 15_000, 'alice denied after --remove in ZooKeeper');
     expect((await okZk('--remove', '--force', '--topic', 'zk-pay', '--authorizer', 'kafka.security.auth.SimpleAclAuthorizer')).trim()).toBe('');
+    // The broker's authorizer learns of the removal through the change notification, as of the additions above.
+    await waitFor(async () => (await witness()).length === 0, 15_000, 'the broker no longer lists the removed ACLs');
     expect(await witness()).toEqual([]);
 
     // A binding the brokers refuse is refused alike, with the same line and exit code.
