@@ -202,7 +202,7 @@ describe('AlterPartitionReassignments / ListPartitionReassignments / ElectLeader
     const read = await readAll('moving');
     const missing = [...producer.acked].filter((v) => !read.has(v));
     note(`moving: acknowledged ${producer.acked.size}, read ${read.size}, missing ${missing.length}, producer errors ${JSON.stringify([...producer.errors])}`);
-    expect(producer.acked.size).toBeGreaterThan(600);
+    expect(producer.acked.size).toBeGreaterThanOrEqual(600); // what its two waits guarantee
     expect(missing).toEqual([]);
   }, 120_000);
 
@@ -372,7 +372,7 @@ describe('AlterPartitionReassignments / ListPartitionReassignments / ElectLeader
     const read = await readAll('failover');
     const missing = [...producer.acked].filter((v) => !read.has(v));
     note(`failover: acknowledged ${producer.acked.size}, read ${read.size}, missing ${missing.length}, producer errors ${JSON.stringify([...producer.errors])}`);
-    expect(producer.acked.size).toBeGreaterThan(600);
+    expect(producer.acked.size).toBeGreaterThanOrEqual(600); // the two waits above guarantee 300 + 300; none need come while the leader is down
     expect(missing).toEqual([]);
   }, 240_000);
 });
