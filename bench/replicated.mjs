@@ -7,7 +7,7 @@
 //     time from the fault to the first successful acks=all write on that partition.
 //
 //   npm run build && node bench/replicated.mjs [--json <file>]
-//   [--full] env: N=200000 (--full: 1000000) PARTITIONS=3 RATE=1000 SECONDS=10 WARMUP_SECONDS=5 SESSION_MS=6000 PHASES=throughput,latency,failover EXTRA_PROPS=k=v,...
+//   [--full] env: N=200000 (--full: 1000000) ROUNDS=2 PARTITIONS=3 RATE=1000 SECONDS=10 WARMUP_SECONDS=5 SESSION_MS=6000 PHASES=throughput,latency,failover EXTRA_PROPS=k=v,...
 //   IDEMPOTENT=1 (the latency phase's producer), LATENCY_TRACE=1 (root, tcpdump installed): splits each record's end-to-end time into stages (bench/lib/latency-trace.mjs)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -118,7 +118,7 @@ if (PHASES.has('latency')) {
 // --- 2. throughput -------------------------------------------------------------------------
 if (PHASES.has('throughput')) {
   const input = await linesFile(join(b.work, 'lines.txt'), N);
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < Number(process.env.ROUNDS ?? 2); round++) {
     await createTopic(`tput-${round}`);
     const cpu0 = b.brokerCpuSeconds();
     const t = nowMs();
@@ -178,6 +178,8 @@ if (out.throughput.length) {
   out.produceRf1Acks1 = median(out.throughputRf1);
   out.rf3ToRf1 = out.produceAcksAll / out.produceRf1Acks1;
   console.log(`  produce kcat RF 1 acks=1 ${fmtRuns(out.throughputRf1)} (same cluster and partitions); RF 3 acks=all / RF 1 = ${out.rf3ToRf1.toFixed(2)}`);
+  out.rf3ToRf1PerRound = out.throughput.map((x, i) => x / out.throughputRf1[i]);
+  console.log(`  RF 3 / RF 1 per round  ${out.rf3ToRf1PerRound.map((r) => r.toFixed(2)).join(', ')}`);
 }
 if (out.latency) console.log(`  end-to-end latency     p50 ${out.latency.p50.toFixed(1)} ms, p99 ${out.latency.p99.toFixed(1)} ms, max ${out.latency.max.toFixed(1)} ms (${out.latency.n} records at ${RATE}/s, acks=all, after ${WARMUP_SECONDS} s of warm-up; machine busy ${out.latency.machineBusyPercent} %, steal ${out.latency.machineStealPercent} %)`);
 if (out.latencyWarmup) console.log(`    its warm-up seconds  p50 ${out.latencyWarmup.p50.toFixed(1)} ms, p99 ${out.latencyWarmup.p99.toFixed(1)} ms, max ${out.latencyWarmup.max.toFixed(1)} ms (the first ${out.latencyWarmup.n} records after the brokers started)`);
