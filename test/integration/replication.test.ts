@@ -54,6 +54,30 @@ describe('replication across three brokers', () => {
     }
   });
 
+  it('followers read large fetch responses into reused memory and still hold exactly the leader\'s bytes', async () => {
+    const [r] = await brokers[0]!.server.adminManager.createTopics([{ name: 'bulk', numPartitions: 1, replicationFactor: 3, assignments: null, configs: {} }], 15_000, false);
+    expect(r!.errorCode).toBe(0);
+    await waitFor(() => brokers.every((b) => b.server.replicaManager.getPartition('bulk', 0)?.log), 15_000, 'bulk-0 on every broker');
+    // 200,000 records of ~100 bytes in batches of up to 10,000: fetch responses of a megabyte (replica.fetch.max.bytes).
+    const value = 'x'.repeat(90);
+    const lines = Array.from({ length: 200_000 }, (_, i) => `${i}-${value}`).join('\n') + '\n';
+    const p = await kcat(['-b', bootstrap(), '-P', '-t', 'bulk', '-X', 'acks=all', '-X', 'linger.ms=20', '-X', 'batch.num.messages=10000'], lines);
+    expect(p.code, p.stderr).toBe(0);
+    const logs = () => brokers.map((b) => b.server.replicaManager.getPartition('bulk', 0)!.log!);
+    await waitFor(() => logs().every((l) => l.logEndOffset === 200_000 && l.highWatermark === 200_000), 30_000, 'followers caught up');
+    const leaderId = brokers[0]!.server.metadataCache.partition('bulk', 0)!.leader;
+    const leaderLog = byId(leaderId).server.replicaManager.getPartition('bulk', 0)!.log!;
+    const bytes = leaderLog.read(0, 1 << 30, leaderLog.logEndOffset, true).records;
+    for (const b of brokers) {
+      const log = b.server.replicaManager.getPartition('bulk', 0)!.log!;
+      expect(log.read(0, 1 << 30, log.logEndOffset, true).records.equals(bytes)).toBe(true);
+      if (b.server.brokerId === leaderId) continue;
+      const stats = b.server.replicaManager.fetcherManager.responseBuffers.stats;
+      expect(stats.released).toBe(stats.acquired); // every large response given back once processed
+      expect(stats.reused).toBeGreaterThan(0);
+    }
+  });
+
   it('a stopped follower leaves the ISR; acks=all still works with min.insync.replicas=2; it rejoins after restart', async () => {
     const state = brokers[0]!.server.metadataCache.partition('replicated', 0)!;
     const followerId = state.replicas.find((r) => r !== state.leader)!;

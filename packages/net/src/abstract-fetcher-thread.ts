@@ -1,5 +1,5 @@
 import { ErrorCode, KafkaProtocolError, backoffMs, errorName, sleep, silentLogger, type Logger } from '@gregor/common';
-import { Fetch, type FetchablePartitionResponse } from '@gregor/protocol';
+import { Fetch, type FetchablePartitionResponse, type FetchResponse } from '@gregor/protocol';
 import { Connection } from './connection.js';
 import { byTopic, FetchSessionHandler, INVALID_SESSION_ID } from './fetch-session-handler.js';
 import type { ClientSecurity } from './security/client-security.js';
@@ -32,6 +32,12 @@ export interface FetcherOptions {
   closeSessionOnShutdown?: boolean;
   /** TLS/SASL of the connection to the source broker (followers: the inter-broker listener's). */
   security?: ClientSecurity;
+  /**
+   * A pool for the memory of large Fetch responses, given back once every partition of a response is processed.
+   * Only for a fetcher whose processPartitionData keeps no view of the records it is given (a follower writes them
+   * to its log before returning); a consumer that hands records on must not set it.
+   */
+  responseBuffers?: { acquire(size: number): Buffer; release(chunk: Buffer): void };
   logger?: Logger;
 }
 
@@ -167,6 +173,7 @@ export abstract class AbstractFetcherThread {
       requestTimeoutMs: this.opts.requestTimeoutMs,
       connectTimeoutMs: Math.min(this.opts.requestTimeoutMs, 10_000),
       ...(this.opts.security ? { security: this.opts.security } : {}),
+      ...(this.opts.responseBuffers ? { frameBuffers: this.opts.responseBuffers } : {}),
       logger: this.log,
     });
     this.#connection = c;
@@ -274,6 +281,16 @@ export abstract class AbstractFetcherThread {
       this.#session.handleError();
       throw err;
     }
+    try {
+      await this.#processResponse(response, sentOffsets, connection);
+    } finally {
+      // Every record set is a view of the response's frame: giving back one gives back the frame.
+      const pool = this.opts.responseBuffers;
+      if (pool) for (const t of response.responses) for (const data of t.partitionResponses) if (data.recordSet) pool.release(data.recordSet);
+    }
+  }
+
+  async #processResponse(response: FetchResponse, sentOffsets: Map<string, number>, connection: Connection): Promise<void> {
     this.onFetchResponse();
     const usable = this.#session.handleResponse(response);
     const errorCode = response.errorCode ?? ErrorCode.NONE;

@@ -3,6 +3,7 @@ import tls from 'node:tls';
 import { CorruptDataError, GregorError, TimeoutError, silentLogger, type Logger } from '@gregor/common';
 import {
   ApiVersions,
+  DirectFrameReceiver,
   FrameReader,
   SaslAuthenticate,
   SaslHandshake,
@@ -12,7 +13,6 @@ import {
   responseHeaderFlexible,
   type ApiDefinition,
 } from '@gregor/protocol';
-import { DirectFrameReceiver } from './direct-frame-receiver.js';
 import { AuthenticationError, NetworkError, NoCommonVersionError } from './errors.js';
 import { type ClientSecurity } from './security/client-security.js';
 import { saslAuthenticate } from './security/sasl-client.js';
@@ -30,6 +30,11 @@ export interface ConnectionOptions {
   maxFrameBytes?: number;
   /** TLS and/or SASL (SSL, SASL_PLAINTEXT, SASL_SSL); absent = PLAINTEXT. */
   security?: ClientSecurity;
+  /**
+   * Memory for response frames of 64 KiB or more (a pool whose buffers the owner gives back once done with a
+   * response); default a fresh buffer each. Smaller frames are views of a shared read buffer either way.
+   */
+  frameBuffers?: { acquire(size: number): Buffer };
   logger?: Logger;
 }
 
@@ -63,6 +68,8 @@ type State = 'idle' | 'connecting' | 'ready' | 'closed';
 
 const API_VERSIONS_VERSION = 2;
 const MAX_CORRELATION_ID = 0x7fffffff;
+/** Over TLS, frames from this size take their memory from `frameBuffers` (as DirectFrameReceiver's large frames do). */
+const LARGE_FRAME_BYTES = 64 * 1024;
 
 /**
  * One TCP connection to one broker. Requests are pipelined: many may be in flight, and since a
@@ -78,6 +85,7 @@ export class Connection {
   readonly #connectTimeoutMs: number;
   readonly #requestTimeoutMs: number;
   readonly #maxFrameBytes: number;
+  readonly #frameBuffers: ConnectionOptions['frameBuffers'];
   readonly #security: ClientSecurity | undefined;
   readonly #log: Logger;
 
@@ -99,6 +107,7 @@ export class Connection {
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.#maxFrameBytes = options.maxFrameBytes ?? 100 * 1024 * 1024;
+    this.#frameBuffers = options.frameBuffers;
     this.#security = options.security;
     this.#log = (options.logger ?? silentLogger()).child({ broker: `${this.host}:${this.port}` });
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
@@ -141,7 +150,8 @@ export class Connection {
       : net.connect({ host: this.host, port: this.port, noDelay: true, onread: this.#directReads() });
     if (tlsOptions) {
       socket.setNoDelay(true);
-      const frames = new FrameReader({ maxFrameBytes: this.#maxFrameBytes });
+      const pool = this.#frameBuffers;
+      const frames = new FrameReader({ maxFrameBytes: this.#maxFrameBytes, ...(pool ? { allocate: (size: number) => (size >= LARGE_FRAME_BYTES ? pool.acquire(size) : undefined) } : {}) });
       socket.on('data', (chunk: Buffer) => this.#onFrames(() => frames.push(chunk)));
     }
     this.#socket = socket;
@@ -185,7 +195,8 @@ export class Connection {
 
   /** A plain socket reads responses straight into their frames' memory (see DirectFrameReceiver). */
   #directReads(): net.OnReadOpts {
-    const receiver = new DirectFrameReceiver(this.#maxFrameBytes);
+    const pool = this.#frameBuffers;
+    const receiver = new DirectFrameReceiver(this.#maxFrameBytes, pool && ((size) => pool.acquire(size)));
     return {
       buffer: () => receiver.nextBuffer(),
       callback: (nread: number) => {

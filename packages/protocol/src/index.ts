@@ -4,6 +4,7 @@ export { readInt64Number } from './primitives/int64.js';
 export { defineApi, sameAs, type ApiDefinition, type ApiVersionCodec } from './api.js';
 export { decodeRequestHeader, encodeRequestHeader, encodeResponseHeader, decodeResponseHeader, writeFrame, type RequestHeader } from './header.js';
 export { FrameReader, FrameSizeError, type FrameReaderOptions } from './framing/frame-reader.js';
+export { DirectFrameReceiver } from './framing/direct-frame-receiver.js';
 export {
   UnsupportedVersionError,
   responseHeaderFlexible,

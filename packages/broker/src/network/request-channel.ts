@@ -1,6 +1,8 @@
 import type net from 'node:net';
-import { ApiKey, FrameReader, FrameSizeError } from '@gregor/protocol';
+import tls from 'node:tls';
+import { ApiKey, DirectFrameReceiver, FrameReader, FrameSizeError } from '@gregor/protocol';
 import type { LimitName, ServerState } from './connection-limits.js';
+import { withDirectReads } from './direct-socket.js';
 import type { ConnectionAuthenticator, ConnectionInfo, SocketServerOptions } from './socket-server.js';
 
 /** Fetch: its responses are the large ones, so a connection handles one Fetch at a time. */
@@ -14,13 +16,15 @@ const MAX_AUTH_FRAME_BYTES = 524_288;
  * and are handled while the connection may go on: fewer than maxInFlight requests pending, no
  * Fetch pending (one large response at a time), unsent bytes under the bound, room in the
  * broker-wide request queue. Otherwise the socket is paused (muted) until that changes.
+ * A plain socket is read straight into the frames' memory (DirectFrameReceiver; `socket` must come from a server
+ * created with pauseOnConnect); a TLS socket's decrypted chunks are split by a FrameReader.
  */
 export class RequestChannel {
   readonly #socket: net.Socket;
   readonly #info: ConnectionInfo;
   readonly #opts: SocketServerOptions;
   readonly #state: ServerState;
-  readonly #frames: FrameReader;
+  readonly #frames: { setMaxFrameBytes(maxFrameBytes: number): void };
   readonly #pending: { done: boolean; response: Buffer[] | null; fetch: boolean }[] = [];
   readonly #backlog: Buffer[] = [];
   readonly #maxInFlight: number;
@@ -35,18 +39,28 @@ export class RequestChannel {
   #paused = false;
 
   constructor(socket: net.Socket, info: ConnectionInfo, opts: SocketServerOptions, state: ServerState, authenticator: ConnectionAuthenticator | null, onClose: () => void) {
-    this.#socket = socket;
     this.#info = info;
     this.#opts = opts;
     this.#state = state;
     this.#authenticator = authenticator;
     this.#maxInFlight = opts.maxInFlightPerConnection ?? 64;
     const pool = opts.requestPool;
-    this.#frames = new FrameReader({
-      maxFrameBytes: authenticator ? Math.min(MAX_AUTH_FRAME_BYTES, opts.maxRequestBytes) : opts.maxRequestBytes,
-      allocate: pool && ((size, head) => (head.length >= 2 && head.readInt16BE(0) === ApiKey.Produce ? pool.acquire(size) : undefined)),
-    });
-    socket.on('data', (chunk) => this.#onData(chunk));
+    const maxFrameBytes = authenticator ? Math.min(MAX_AUTH_FRAME_BYTES, opts.maxRequestBytes) : opts.maxRequestBytes;
+    // Produce requests (the large ones) are assembled in pooled memory, given back once answered.
+    const allocate = pool && ((size: number, head: Buffer) => (head.length >= 2 && head.readInt16BE(0) === ApiKey.Produce ? pool.acquire(size) : undefined));
+    const receiver = socket instanceof tls.TLSSocket ? null : new DirectFrameReceiver(maxFrameBytes, allocate);
+    const direct = receiver && withDirectReads(socket, { buffer: () => receiver.nextBuffer(), callback: (n) => this.#onRead(() => receiver.onRead(n)) });
+    if (direct) {
+      this.#socket = direct;
+      this.#frames = receiver;
+    } else {
+      const frames = new FrameReader({ maxFrameBytes, allocate });
+      this.#socket = socket;
+      this.#frames = frames;
+      socket.on('data', (chunk: Buffer) => this.#onRead(() => frames.push(chunk)));
+      socket.resume(); // a plain listener accepts its sockets paused
+    }
+    socket = this.#socket;
     socket.on('drain', () => this.pump());
     if (state.limits.connectionsMaxIdleMs > 0) {
       socket.setTimeout(state.limits.connectionsMaxIdleMs, () => {
@@ -64,18 +78,19 @@ export class RequestChannel {
     });
   }
 
-  #onData(chunk: Buffer): void {
+  /** Frames completed by a read (`read` splits them out); returns true: the socket reads on unless pump() mutes it. */
+  #onRead(read: () => Buffer[]): true {
     let frames: Buffer[];
     try {
-      frames = this.#frames.push(chunk);
+      frames = read();
     } catch (err) {
       const reason = err instanceof FrameSizeError ? err.message : String(err);
       this.#state.hit('socket.request.max.bytes', { conn: this.#info.remoteAddress, listener: this.#info.listenerName, reason }, 'closing connection: bad frame size', 'warn');
       this.close();
-      return;
+      return true;
     }
     for (const frame of frames) {
-      if (this.#closed) return;
+      if (this.#closed) return true;
       if (this.#authenticator) {
         // Frames may share a chunk with the last SASL token: copy them, the chunk is not ours to keep.
         this.#authQueue.push(Buffer.from(frame));
@@ -85,6 +100,7 @@ export class RequestChannel {
       }
     }
     this.pump();
+    return true;
   }
 
   /** Why this connection may not handle its next frame now, or null when it may. */

@@ -106,7 +106,8 @@ export class SocketServer {
     for (const l of this.#opts.listeners) {
       const server = l.tls
         ? tls.createServer(l.tls, (socket) => this.#acceptTls(socket, l))
-        : net.createServer({ noDelay: true }, (socket) => this.#accept(socket, l, ANONYMOUS_PRINCIPAL));
+        : // Paused, so RequestChannel can move the socket to one that reads into its frames' memory (withDirectReads).
+          net.createServer({ noDelay: true, pauseOnConnect: true }, (socket) => this.#accept(socket, l, ANONYMOUS_PRINCIPAL));
       if (l.tls) {
         server.on('tlsClientError', (err, socket) =>
           this.#opts.logger.info({ listener: l.listenerName, conn: `${socket.remoteAddress}:${socket.remotePort}`, reason: err.message }, 'TLS handshake failed'),

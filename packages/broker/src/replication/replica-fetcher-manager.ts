@@ -1,5 +1,6 @@
 import type { Logger } from '@gregor/common';
 import type { ClientSecurity, Connection, FetcherSource, PartitionFetchState } from '@gregor/net';
+import { ReadBufferPool } from '@gregor/storage';
 import type { Partition } from '../cluster/partition.js';
 import type { ReplicaLog } from '../cluster/replica-log.js';
 import { ReplicaFetcherThread } from './replica-fetcher-thread.js';
@@ -35,6 +36,12 @@ export class ReplicaFetcherManager {
   readonly #onAppended: (p: Partition<ReplicaLog>) => void;
   readonly #onLogStartOffsetIncremented: (p: Partition<ReplicaLog>) => void;
   readonly #retryTimers = new Set<NodeJS.Timeout>();
+  /**
+   * The memory of the leaders' large Fetch responses, reused: a follower has written a response's records to its
+   * log before it reads the next one, so a buffer goes back once its response is processed. Without it every
+   * response of a megabyte is fresh memory, whose pages the kernel faults in and zeroes as the socket fills them.
+   */
+  readonly responseBuffers = new ReadBufferPool({ maxPooledBytes: 32 * 1024 * 1024 });
   #stopped = false;
 
   constructor(
@@ -74,6 +81,7 @@ export class ReplicaFetcherManager {
           backoffMs: this.#cfg.backoffMs,
           requestTimeoutMs: this.#cfg.requestTimeoutMs,
           ...(this.#cfg.security ? { security: this.#cfg.security } : {}),
+          responseBuffers: this.responseBuffers,
           logger: this.#log,
         },
         {

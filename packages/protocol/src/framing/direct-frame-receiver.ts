@@ -1,4 +1,4 @@
-import { FrameSizeError } from '@gregor/protocol';
+import { FrameSizeError } from './frame-reader.js';
 
 const SCRATCH_BYTES = 64 * 1024;
 /** Reads go on into the free tail of a scratch buffer that has frames handed out while at least this much is left. */
@@ -17,7 +17,7 @@ const NO_FRAMES: Buffer[] = [];
  * and a fresh scratch buffer is taken only when the tail gets short or cannot hold the frame under way.
  */
 export class DirectFrameReceiver {
-  readonly #maxFrameBytes: number;
+  #maxFrameBytes: number;
   #scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
   /** Unparsed bytes are scratch[start, end). */
   #start = 0;
@@ -27,8 +27,19 @@ export class DirectFrameReceiver {
   /** The large frame being read directly, and how much of it has arrived. */
   #frame: Buffer | null = null;
   #frameFill = 0;
+  readonly #allocate: ((size: number, head: Buffer) => Buffer | undefined) | undefined;
 
-  constructor(maxFrameBytes: number) {
+  /**
+   * `allocate` may give the memory of a frame too large for the scratch buffer (a pool's), seeing the frame's first
+   * bytes as far as they have arrived (`head`); without it, or when it returns undefined, the frame gets a fresh buffer.
+   */
+  constructor(maxFrameBytes: number, allocate?: (size: number, head: Buffer) => Buffer | undefined) {
+    this.#maxFrameBytes = maxFrameBytes;
+    this.#allocate = allocate;
+  }
+
+  /** Frames announced larger than this are refused from now on (a server raises it after authentication). */
+  setMaxFrameBytes(maxFrameBytes: number): void {
     this.#maxFrameBytes = maxFrameBytes;
   }
 
@@ -82,7 +93,7 @@ export class DirectFrameReceiver {
       }
       if (size + 4 > SCRATCH_BYTES) {
         // Too large for the scratch buffer: the socket fills a buffer of the frame's size from here on.
-        const frame = Buffer.allocUnsafe(size);
+        const frame = this.#allocate?.(size, scratch.subarray(this.#start + 4, this.#end))?.subarray(0, size) ?? Buffer.allocUnsafe(size);
         scratch.copy(frame, 0, this.#start + 4, this.#end);
         this.#frame = frame;
         this.#frameFill = arrived;

@@ -1,4 +1,4 @@
-import { FrameSizeError } from '@gregor/protocol';
+import { FrameSizeError } from './frame-reader.js';
 import { describe, expect, it } from 'vitest';
 import { DirectFrameReceiver } from './direct-frame-receiver.js';
 
@@ -68,6 +68,34 @@ describe('DirectFrameReceiver', () => {
     expect(frame!.buffer).toBe(target.buffer); // the socket wrote into the frame itself
   });
 
+  it('takes a large frame\'s memory from `allocate`, which sees the bytes arrived so far, or a fresh buffer when it declines', () => {
+    const pooled = Buffer.alloc(512 * 1024);
+    const heads: Buffer[] = [];
+    const receiver = new DirectFrameReceiver(1 << 30, (_size, head) => {
+      heads.push(Buffer.from(head));
+      return head.length >= 2 && head.readInt16BE(0) === 0 ? pooled : undefined; // Produce (api key 0) only
+    });
+    const produce = Buffer.alloc(300_000, 5);
+    produce.writeInt16BE(0, 0);
+    const metadata = Buffer.alloc(200_000, 6);
+    metadata.writeInt16BE(3, 0);
+    const stream = framed([produce, metadata]);
+    const frames: Buffer[] = [];
+    for (let pos = 0; pos < stream.length; ) {
+      const target = receiver.nextBuffer();
+      const n = Math.min(target.length, 50_000, stream.length - pos);
+      stream.copy(target, 0, pos, pos + n);
+      pos += n;
+      frames.push(...receiver.onRead(n));
+    }
+    expect(heads.map((h) => h.readInt16BE(0))).toEqual([0, 3]);
+    expect(frames[0]!.buffer).toBe(pooled.buffer);
+    expect(frames[0]!.length).toBe(300_000); // a view of the pooled buffer, the frame's size
+    expect(frames[0]!.equals(produce)).toBe(true);
+    expect(frames[1]!.buffer).not.toBe(pooled.buffer);
+    expect(frames[1]!.equals(metadata)).toBe(true);
+  });
+
   it('refuses a negative or oversized frame size', () => {
     const receiver = new DirectFrameReceiver(1000);
     const target = receiver.nextBuffer();
@@ -76,5 +104,9 @@ describe('DirectFrameReceiver', () => {
     const other = new DirectFrameReceiver(1000);
     other.nextBuffer().writeInt32BE(-1, 0);
     expect(() => other.onRead(4)).toThrow(FrameSizeError);
+    const raised = new DirectFrameReceiver(1000);
+    raised.setMaxFrameBytes(2000); // as a server does after authentication
+    raised.nextBuffer().writeInt32BE(1001, 0);
+    expect(raised.onRead(4)).toEqual([]);
   });
 });
