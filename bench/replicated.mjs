@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Admin, Consumer, KafkaClient, Producer } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
-import { fmt, fmtRuns, kcatProduceArgs, linesFile, machineCpuPercent, machineCpuTicks, median, nowMs, pct, run, sleep, startBench } from './lib/bench.mjs';
+import { createTopicRetrying, fmt, fmtRuns, kcatProduceArgs, linesFile, machineCpuPercent, machineCpuTicks, median, nowMs, pct, run, sleep, startBench } from './lib/bench.mjs';
 import { realtimeMs, startCapture, summarizeTrace, traceRecords, traceTable } from './lib/latency-trace.mjs';
 
 const PHASES = new Set((process.env.PHASES ?? 'throughput,latency,failover').split(','));
@@ -35,8 +35,8 @@ b.onCleanup(() => client.close());
 const admin = new Admin(client);
 async function createTopic(name, partitions = PARTITIONS, replicationFactor = 3) {
   const configs = replicationFactor === 3 ? { 'min.insync.replicas': '2' } : {};
-  const [r] = await admin.createTopics([{ name, numPartitions: partitions, replicationFactor, configs }]);
-  if (r.errorCode !== 0) throw new Error(`create ${name}: ${r.errorMessage}`);
+  // Retried while the cluster is still coming up (the first topic can meet a broker not yet registered).
+  await createTopicRetrying(admin, name, partitions, { replicationFactor, configs });
   for (let i = 0; i < 100; i++) {
     const states = await Promise.all(Array.from({ length: partitions }, (_, p) => zk.getPartitionState(name, p)));
     if (states.every((s) => s && s.state.isr.length === replicationFactor)) return;
