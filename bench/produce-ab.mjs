@@ -5,10 +5,9 @@
 // shared 2-core machine vary up to 2x).
 //
 //   npm run build && node bench/produce-ab.mjs <checkoutA> <checkoutB> [rounds] [--json <file>]   env: N=2000000
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Admin, KafkaClient } from '@gregor/client';
-import { createTopicRetrying, kcatProduceArgs, linesFile, median, nowS, run, startBench } from './lib/bench.mjs';
+import { createTopicRetrying, kcatProduceArgs, linesFile, median, nowS, procUsage, run, startBench } from './lib/bench.mjs';
 
 const args = process.argv.slice(2).filter((a, i, all) => a !== '--json' && all[i - 1] !== '--json');
 const [A, B, rounds = '4'] = args;
@@ -22,12 +21,6 @@ for (const [k, root, id] of [['A', A, 1], ['B', B, 2]]) {
   const zk = await b.zookeeper();
   brokers[k] = await b.startBroker({ id, zookeeperConnect: zk.connectString, gregorRoot: resolve(root) });
 }
-/** utime, stime (s) and minor page faults of a process so far (/proc/<pid>/stat fields 14, 15 and 10). */
-function usage(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(f[11]) / 100, system: Number(f[12]) / 100, faults: Number(f[7]) };
-}
 
 const runs = { A: [], B: [] };
 for (let i = 0; i < Number(rounds); i++) {
@@ -37,13 +30,13 @@ for (let i = 0; i < Number(rounds); i++) {
     const client = new KafkaClient({ brokers: broker.bootstrapServer });
     await createTopicRetrying(new Admin(client), topic, 1);
     await client.close();
-    const u0 = usage(broker.pid);
+    const u0 = procUsage(broker.pid);
     const t = nowS();
     await run('kcat', kcatProduceArgs(broker.bootstrapServer, topic, input, 'acks=1'));
     const secs = nowS() - t;
-    const u1 = usage(broker.pid);
+    const u1 = procUsage(broker.pid);
     const perM = (x) => (x * 1e6) / N;
-    const row = { rate: Math.round(N / secs), userPerM: perM(u1.user - u0.user), systemPerM: perM(u1.system - u0.system), faultsPerM: Math.round(perM(u1.faults - u0.faults)) };
+    const row = { rate: Math.round(N / secs), userPerM: perM(u1.userSeconds - u0.userSeconds), systemPerM: perM(u1.systemSeconds - u0.systemSeconds), faultsPerM: Math.round(perM(u1.minorFaults - u0.minorFaults)) };
     runs[k].push(row);
     console.log(`${k} round ${i + 1}: ${row.rate.toLocaleString('en-US')} records/s; broker per 1M: user ${row.userPerM.toFixed(3)} s, system ${row.systemPerM.toFixed(3)} s, ${row.faultsPerM.toLocaleString('en-US')} page faults`);
   }

@@ -45,15 +45,24 @@ export function cpuProfileArgs(name) {
 // --- /proc -----------------------------------------------------------------------------------------
 const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
-/** CPU-seconds (utime + stime, fields 14 and 15 of /proc/<pid>/stat) of a process so far; null once it is gone. */
-export function procCpuSeconds(pid) {
+/**
+ * A process's use so far from /proc/<pid>/stat: user and system CPU-seconds (utime, stime: fields 14 and 15) and
+ * minor page faults (minflt: field 10); null once it is gone.
+ */
+export function procUsage(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+    return { userSeconds: Number(f[11]) / CLK_TCK, systemSeconds: Number(f[12]) / CLK_TCK, minorFaults: Number(f[7]) };
   } catch {
     return null;
   }
+}
+
+/** CPU-seconds (user + system) of a process so far; null once it is gone. */
+export function procCpuSeconds(pid) {
+  const u = procUsage(pid);
+  return u && u.userSeconds + u.systemSeconds;
 }
 
 /** The machine's CPU time so far, from the first line of /proc/stat (ticks): all, idle (with iowait) and steal. */
