@@ -31,8 +31,9 @@ export interface ConnectionOptions {
   /** TLS and/or SASL (SSL, SASL_PLAINTEXT, SASL_SSL); absent = PLAINTEXT. */
   security?: ClientSecurity;
   /**
-   * Memory for response frames of 64 KiB or more (a pool whose buffers the owner gives back once done with a
-   * response); default a fresh buffer each. Smaller frames are views of a shared read buffer either way.
+   * Memory for response frames too large for one read (a pool, which decides what it pools, and whose buffers the
+   * owner gives back once done with a response); default a fresh buffer each. Smaller frames are views of the
+   * read buffer either way.
    */
   frameBuffers?: { acquire(size: number): Buffer };
   logger?: Logger;
@@ -68,8 +69,6 @@ type State = 'idle' | 'connecting' | 'ready' | 'closed';
 
 const API_VERSIONS_VERSION = 2;
 const MAX_CORRELATION_ID = 0x7fffffff;
-/** Over TLS, frames from this size take their memory from `frameBuffers` (as DirectFrameReceiver's large frames do). */
-const LARGE_FRAME_BYTES = 64 * 1024;
 
 /**
  * One TCP connection to one broker. Requests are pipelined: many may be in flight, and since a
@@ -151,7 +150,7 @@ export class Connection {
     if (tlsOptions) {
       socket.setNoDelay(true);
       const pool = this.#frameBuffers;
-      const frames = new FrameReader({ maxFrameBytes: this.#maxFrameBytes, ...(pool ? { allocate: (size: number) => (size >= LARGE_FRAME_BYTES ? pool.acquire(size) : undefined) } : {}) });
+      const frames = new FrameReader({ maxFrameBytes: this.#maxFrameBytes, ...(pool ? { allocate: (size: number) => pool.acquire(size) } : {}) });
       socket.on('data', (chunk: Buffer) => this.#onFrames(() => frames.push(chunk)));
     }
     this.#socket = socket;
