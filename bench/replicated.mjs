@@ -7,14 +7,14 @@
 //     time from the fault to the first successful acks=all write on that partition.
 //
 //   npm run build && node bench/replicated.mjs [--json <file>]
-//   [--full] env: N=200000 (--full: 1000000) ROUNDS=2 PARTITIONS=3 RATE=1000 SECONDS=10 WARMUP_SECONDS=5 SESSION_MS=6000 PHASES=throughput,latency,failover EXTRA_PROPS=k=v,...
+//   [--full] env: N=200000 (--full: 1000000) ROUNDS=2 WARMUP_ROUNDS=1 PARTITIONS=3 RATE=1000 SECONDS=10 WARMUP_SECONDS=5 SESSION_MS=6000 PHASES=throughput,latency,failover EXTRA_PROPS=k=v,...
 //   IDEMPOTENT=1 (the latency phase's producer), LATENCY_TRACE=1 (root, tcpdump installed): splits each record's end-to-end time into stages (bench/lib/latency-trace.mjs)
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Admin, Consumer, KafkaClient, Producer } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
-import { createTopicRetrying, fmt, fmtRuns, kcatProduceArgs, linesFile, machineCpuPercent, machineCpuTicks, median, nowMs, pct, run, sleep, startBench } from './lib/bench.mjs';
+import { childrenCpuSeconds, createTopicRetrying, fmt, fmtRuns, kcatProduceArgs, linesFile, machineCpuPercent, machineCpuTicks, median, nowMs, pct, run, sleep, startBench } from './lib/bench.mjs';
 import { realtimeMs, startCapture, summarizeTrace, traceRecords, traceTable } from './lib/latency-trace.mjs';
 
 const PHASES = new Set((process.env.PHASES ?? 'throughput,latency,failover').split(','));
@@ -44,7 +44,7 @@ async function createTopic(name, partitions = PARTITIONS, replicationFactor = 3)
   }
 }
 
-const out = { throughput: [], brokerCpuSecondsPerMillion: [], throughputRf1: [] };
+const out = { throughput: [], brokerCpuSecondsPerMillion: [], throughputRf1: [], rounds: [], warmupRounds: [] };
 // --- 1. end-to-end latency ------------------------------------------------------------------
 // Measured first, on the fresh cluster: after the throughput phase the kernel is still writing that phase's dirty
 // pages back (some 800 MB over the three brokers with --full), which is that phase's load, not this one's.
@@ -116,22 +116,53 @@ if (PHASES.has('latency')) {
 }
 
 // --- 2. throughput -------------------------------------------------------------------------
+// Each round produces N records into a new RF 3 topic (acks=all) and then into a new RF 1 topic (acks=1), and deletes
+// both once their log directories are gone from every broker: the next round starts without the page cache's dirty
+// data of the last (which otherwise piles up until the kernel's background writeback slows whichever round meets it).
+// WARMUP_ROUNDS rounds run first and are not counted: the brokers' JIT compiles the replication paths in them.
+const logDirsOf = (topic) => [...brokers.values()].flatMap((br) => {
+  try {
+    return readdirSync(join(br.dir, 'data')).filter((d) => d.startsWith(`${topic}-`));
+  } catch {
+    return [];
+  }
+});
+async function deleteTopicAndFiles(topic) {
+  await admin.deleteTopics([topic]);
+  for (let i = 0; i < 300 && logDirsOf(topic).length > 0; i++) await sleep(100);
+}
+/** kcat producing the input into `topic`: records/s, the brokers' and kcat's CPU-seconds per 1M records, the machine's busy %. */
+async function kcatPhase(input, topic, acks) {
+  const cpu0 = b.brokerCpuSeconds();
+  const kcat0 = childrenCpuSeconds();
+  const machine0 = machineCpuTicks();
+  const t = nowMs();
+  await run('kcat', kcatProduceArgs(bootstrap, topic, input, `acks=${acks}`));
+  const seconds = (nowMs() - t) / 1000;
+  b.sample();
+  const perMillion = (cpuSeconds) => Math.round((cpuSeconds * 1e6 * 100) / N) / 100;
+  return { recordsPerSecond: N / seconds, brokerCpu: perMillion(b.brokerCpuSeconds() - cpu0), kcatCpu: perMillion(childrenCpuSeconds() - kcat0), machineBusy: machineCpuPercent(machine0).busy };
+}
 if (PHASES.has('throughput')) {
   const input = await linesFile(join(b.work, 'lines.txt'), N);
-  for (let round = 0; round < Number(process.env.ROUNDS ?? 2); round++) {
-    await createTopic(`tput-${round}`);
-    const cpu0 = b.brokerCpuSeconds();
-    const t = nowMs();
-    await run('kcat', kcatProduceArgs(bootstrap, `tput-${round}`, input, 'acks=all'));
-    out.throughput.push(N / ((nowMs() - t) / 1000));
-    b.sample();
-    out.brokerCpuSecondsPerMillion.push(((b.brokerCpuSeconds() - cpu0) * 1e6) / N);
+  const warmupRounds = Number(process.env.WARMUP_ROUNDS ?? 1);
+  for (let round = -warmupRounds; round < Number(process.env.ROUNDS ?? 2); round++) {
+    const name = round < 0 ? `warm-up-${-round}` : String(round);
+    await createTopic(`tput-${name}`);
+    const rf3 = await kcatPhase(input, `tput-${name}`, 'all');
     // The same records into an RF 1 topic of the same cluster with acks=1 (each broker leads one of its partitions):
     // the baseline issue 14's ratio is taken against, in the same run.
-    await createTopic(`tput-rf1-${round}`, PARTITIONS, 1);
-    const t1 = nowMs();
-    await run('kcat', kcatProduceArgs(bootstrap, `tput-rf1-${round}`, input, 'acks=1'));
-    out.throughputRf1.push(N / ((nowMs() - t1) / 1000));
+    await createTopic(`tput-rf1-${name}`, PARTITIONS, 1);
+    const rf1 = await kcatPhase(input, `tput-rf1-${name}`, '1');
+    await Promise.all([deleteTopicAndFiles(`tput-${name}`), deleteTopicAndFiles(`tput-rf1-${name}`)]);
+    if (round < 0) {
+      out.warmupRounds.push({ rf3, rf1 });
+      continue;
+    }
+    out.throughput.push(rf3.recordsPerSecond);
+    out.brokerCpuSecondsPerMillion.push(rf3.brokerCpu);
+    out.throughputRf1.push(rf1.recordsPerSecond);
+    out.rounds.push({ rf3, rf1 });
   }
 }
 
@@ -183,6 +214,11 @@ if (out.throughput.length) {
   out.rf3ToRf1PerRound = out.throughput.map((x, i) => x / out.throughputRf1[i]);
   out.rf3ToRf1MedianOfRounds = median(out.rf3ToRf1PerRound);
   console.log(`  RF 3 / RF 1 per round  ${out.rf3ToRf1PerRound.map((r) => r.toFixed(2)).join(', ')} (median ${out.rf3ToRf1MedianOfRounds.toFixed(2)})`);
+  // Where the CPU went: kcat shares the machine's cores with the brokers, and RF 3 fills them while RF 1 does not.
+  const cpuLine = (k) => `brokers ${median(out.rounds.map((r) => r[k].brokerCpu)).toFixed(2)}, kcat ${median(out.rounds.map((r) => r[k].kcatCpu)).toFixed(2)} CPU-s per 1M; machine busy ${median(out.rounds.map((r) => r[k].machineBusy))} %`;
+  console.log(`    RF 3 phases (median)  ${cpuLine('rf3')}`);
+  console.log(`    RF 1 phases (median)  ${cpuLine('rf1')}`);
+  if (out.warmupRounds.length) console.log(`    warm-up rounds, not counted: RF 3 / RF 1 ${out.warmupRounds.map((r) => (r.rf3.recordsPerSecond / r.rf1.recordsPerSecond).toFixed(2)).join(', ')}`);
 }
 if (out.latency) console.log(`  end-to-end latency     p50 ${out.latency.p50.toFixed(1)} ms, p99 ${out.latency.p99.toFixed(1)} ms, max ${out.latency.max.toFixed(1)} ms (${out.latency.n} records at ${RATE}/s, acks=all, after ${WARMUP_SECONDS} s of warm-up; machine busy ${out.latency.machineBusyPercent} %, steal ${out.latency.machineStealPercent} %)`);
 if (out.latencyWarmup) console.log(`    its warm-up seconds  p50 ${out.latencyWarmup.p50.toFixed(1)} ms, p99 ${out.latencyWarmup.p99.toFixed(1)} ms, max ${out.latencyWarmup.max.toFixed(1)} ms (the first ${out.latencyWarmup.n} records after the brokers started)`);

@@ -84,7 +84,7 @@ export function machineCpuPercent(from, to = machineCpuTicks()) {
 }
 
 /** CPU-seconds of this process's children that have ended and been waited for (kcat runs, stopped brokers). */
-function childrenCpuSeconds() {
+export function childrenCpuSeconds() {
   const stat = readFileSync('/proc/self/stat', 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(f[13]) + Number(f[14])) / CLK_TCK;
