@@ -2,24 +2,26 @@
 // The ZooKeeper consumer connector and the producer client, on this machine (a ZooKeeper node and one
 // broker process, a 12-partition topic, records of 100 bytes):
 //  1. producer client throughput, acks=1 (N records, CONCURRENCY sends of BATCH records in flight);
-//  2. consume throughput of one connector with 1 stream, then with 4 streams (a new group each time,
-//     auto.offset.reset=smallest, until all N records are read);
+//  2. consume throughput of one connector with 1 stream and with 4 streams (a new group each time,
+//     auto.offset.reset=smallest, until all N records are read), ROUNDS rounds in alternating order after WARMUP_ROUNDS;
 //  3. time from a member's death (kill -9 of a `gregor consume --group` process) to every partition
 //     owned again by the surviving member (zookeeper.session.timeout.ms=SESSION_MS).
 //
-//   npm run build && node bench/consumer-connector.mjs [--json <file>] [--full]   env: N=200000 (--full: 1000000) BATCH=5000 CONCURRENCY=4 BATCH_SIZE=262144 LINGER_MS=5 SESSION_MS=6000
+//   npm run build && node bench/consumer-connector.mjs [--json <file>] [--full]   env: N=200000 (--full: 1000000) ROUNDS=3 WARMUP_ROUNDS=1 STREAMS=1,4 BATCH=5000 CONCURRENCY=4 BATCH_SIZE=262144 LINGER_MS=5 SESSION_MS=6000
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Admin, KafkaClient, Producer } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { ZookeeperConsumerConnector } from '@gregor/consumer';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
-import { createTopicRetrying, fmt, nowMs as now, root, sleep, startBench } from './lib/bench.mjs';
+import { createTopicRetrying, fmt, fmtRuns, median, nowMs as now, root, sleep, startBench } from './lib/bench.mjs';
 
 const PARTITIONS = 12;
+/** STREAMS=1 or STREAMS=4 measures only that configuration (to profile it alone). */
+const STREAMS = (process.env.STREAMS ?? '1,4').split(',').map(Number);
 const TOPIC = 'bench';
-const b = await startBench('consumer-connector', { env: { N: [200_000, 1_000_000], BATCH: 5000, CONCURRENCY: 4, SESSION_MS: 6000, BATCH_SIZE: 262_144, LINGER_MS: 5 }, params: { PARTITIONS } });
-const { N, BATCH, CONCURRENCY, SESSION_MS, BATCH_SIZE, LINGER_MS } = b.params;
+const b = await startBench('consumer-connector', { env: { N: [200_000, 1_000_000], ROUNDS: 3, WARMUP_ROUNDS: 1, BATCH: 5000, CONCURRENCY: 4, SESSION_MS: 6000, BATCH_SIZE: 262_144, LINGER_MS: 5 }, params: { PARTITIONS } });
+const { N, ROUNDS, WARMUP_ROUNDS, BATCH, CONCURRENCY, SESSION_MS, BATCH_SIZE, LINGER_MS } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
 
 // --- cluster: one ZooKeeper, one broker process ----------------------------------------------
@@ -51,32 +53,47 @@ const results = {};
   console.log(`producer (acks=1, batch.size=${BATCH_SIZE}, linger.ms=${LINGER_MS}, ${CONCURRENCY} x ${BATCH}-record sends in flight): ${fmt(results.producerRecordsPerSec)} records/s, ${(((N - 100) * 100) / produceMs / 1000).toFixed(1)} MB/s of values`);
 
   // --- 2. consume ----------------------------------------------------------------------------
-  for (const streams of [1, 4]) {
-    const connector = await ZookeeperConsumerConnector.create(
-      { 'group.id': `bench-${streams}`, 'zookeeper.connect': zkConnect, 'auto.offset.reset': 'smallest', 'queued.max.message.chunks': '4' },
-      { logger: silentLogger() },
-    );
-    const started = now();
-    const cpu0 = process.cpuUsage();
-    const created = await connector.createMessageStreams({ [TOPIC]: streams });
-    let read = 0;
-    let firstAt = 0;
-    await Promise.all(
-      created[TOPIC].map(async (s) => {
-        for await (const _m of s) {
-          if (read === 0) firstAt = now();
-          if (++read >= N) void connector.shutdown();
-        }
-      }),
-    );
-    const ms = now() - firstAt;
-    const cpu = process.cpuUsage(cpu0);
-    results[`consume${streams}CpuSecsPerM`] = ((cpu.user + cpu.system) / 1e6) * (1e6 / read); // this process: steadier than rates on a loaded machine
-    results[`consume${streams}`] = (read / ms) * 1000;
-    console.log(`consume, 1 connector, ${streams} stream(s): ${fmt(results[`consume${streams}`])} records/s (${read} records in ${(ms / 1000).toFixed(2)} s after the first; ${((firstAt - started) / 1000).toFixed(2)} s to register, rebalance and fetch; ${results[`consume${streams}CpuSecsPerM`].toFixed(2)} CPU-s per 1M records)`);
-    await connector.shutdown();
+  // ROUNDS rounds of 1 and 4 streams, the order alternating between rounds, after WARMUP_ROUNDS uncounted ones: the
+  // first consume in this process also pays for the JIT compiling the consumer's path, which once made whichever
+  // configuration ran first look slower.
+  const runs = { 1: [], 4: [] };
+  const cpuRuns = { 1: [], 4: [] };
+  for (let round = -WARMUP_ROUNDS; round < ROUNDS; round++) {
+    for (const streams of (round % 2 === 0 ? [1, 4] : [4, 1]).filter((x) => STREAMS.includes(x))) {
+      const connector = await ZookeeperConsumerConnector.create(
+        { 'group.id': `bench-${streams}-${round}`, 'zookeeper.connect': zkConnect, 'auto.offset.reset': 'smallest', 'queued.max.message.chunks': '4' },
+        { logger: silentLogger() },
+      );
+      const started = now();
+      const cpu0 = process.cpuUsage();
+      const created = await connector.createMessageStreams({ [TOPIC]: streams });
+      let read = 0;
+      let firstAt = 0;
+      await Promise.all(
+        created[TOPIC].map(async (s) => {
+          for await (const _m of s) {
+            if (read === 0) firstAt = now();
+            if (++read >= N) void connector.shutdown();
+          }
+        }),
+      );
+      const ms = now() - firstAt;
+      const cpu = process.cpuUsage(cpu0);
+      const cpuPerM = ((cpu.user + cpu.system) / 1e6) * (1e6 / read); // this process: steadier than rates on a loaded machine
+      const rate = (read / ms) * 1000;
+      await connector.shutdown();
+      if (round < 0) continue;
+      runs[streams].push(rate);
+      cpuRuns[streams].push(cpuPerM);
+      console.log(`  round ${round + 1}, ${streams} stream(s): ${fmt(rate)} records/s (${read} records in ${(ms / 1000).toFixed(2)} s after the first; ${((firstAt - started) / 1000).toFixed(2)} s to register, rebalance and fetch; ${cpuPerM.toFixed(2)} CPU-s per 1M records)`);
+    }
   }
-
+  for (const streams of STREAMS) {
+    results[`consume${streams}`] = median(runs[streams]);
+    results[`consume${streams}Runs`] = runs[streams];
+    results[`consume${streams}CpuSecsPerM`] = median(cpuRuns[streams]);
+    console.log(`consume, 1 connector, ${streams} stream(s): ${fmtRuns(runs[streams])} (${ROUNDS} rounds after ${WARMUP_ROUNDS} uncounted; ${results[`consume${streams}CpuSecsPerM`].toFixed(2)} CPU-s per 1M records)`);
+  }
   // --- 3. member death to full re-ownership --------------------------------------------------
   const common = { 'group.id': 'bench-death', 'zookeeper.connect': zkConnect, 'zookeeper.session.timeout.ms': String(SESSION_MS), 'rebalance.backoff.ms': '500', 'rebalance.max.retries': '10' };
   const survivor = await ZookeeperConsumerConnector.create({ ...common, 'consumer.id': 'survivor' }, { logger: silentLogger() });
@@ -99,8 +116,8 @@ await b.finish(results, {
   charts: [
     { id: 'consumer-connector', title: `Producer client and ZooKeeper connector, 1 broker, ${PARTITIONS} partitions, ${fmt(N)} × 100 B`, unit: 'records/s', bars: [
       { label: 'producer client, acks=1', value: results.producerRecordsPerSec },
-      { label: 'connector, 1 stream', value: results.consume1 },
-      { label: 'connector, 4 streams', value: results.consume4 },
+      { label: 'connector, 1 stream', value: results.consume1, runs: results.consume1Runs },
+      { label: 'connector, 4 streams', value: results.consume4, runs: results.consume4Runs },
     ] },
   ],
 });
