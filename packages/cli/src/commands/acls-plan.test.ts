@@ -126,10 +126,10 @@ describe("gregor acls: the brokers or the authorizer on ZooKeeper (Kafka 2.4's A
     expect(aclTarget({ 'bootstrap-server': 'h:9092', 'command-config': 'c.properties' }, 'usage')).toEqual({ kind: 'brokers', bootstrap: 'h:9092', commandConfig: 'c.properties' });
   });
 
-  it("--authorizer-properties: ZooKeeper with Kafka 2.4's timeouts unless given; either ZooKeeper authorizer class", () => {
+  it("--authorizer-properties: ZooKeeper with the broker's default timeouts (18000 ms) unless given; either ZooKeeper authorizer class", () => {
     expect(aclTarget({ 'authorizer-properties': ['zookeeper.connect=127.0.0.1:2181'] }, 'usage')).toEqual({
       kind: 'authorizer',
-      zooKeeper: { connect: '127.0.0.1:2181', sessionTimeoutMs: 6000, connectionTimeoutMs: 6000 },
+      zooKeeper: { connect: '127.0.0.1:2181', sessionTimeoutMs: 18000, connectionTimeoutMs: 18000 },
     });
     for (const authorizer of ['kafka.security.auth.SimpleAclAuthorizer', 'kafka.security.authorizer.AclAuthorizer']) {
       const target = aclTarget({ authorizer, 'authorizer-properties': ['zookeeper.connect=z:1/chroot', 'zookeeper.session.timeout.ms=9000'] }, 'usage');
@@ -137,7 +137,7 @@ describe("gregor acls: the brokers or the authorizer on ZooKeeper (Kafka 2.4's A
     }
     // The authorizer.-prefixed settings win (AclAuthorizer.configure); zookeeper.connect is still required.
     const props = ['zookeeper.connect=a:1', 'authorizer.zookeeper.url=b:2', 'zookeeper.connection.timeout.ms=100', 'authorizer.zookeeper.connection.timeout.ms=200'];
-    expect(aclTarget({ 'authorizer-properties': props }, 'usage')).toEqual({ kind: 'authorizer', zooKeeper: { connect: 'b:2', sessionTimeoutMs: 6000, connectionTimeoutMs: 200 } });
+    expect(aclTarget({ 'authorizer-properties': props }, 'usage')).toEqual({ kind: 'authorizer', zooKeeper: { connect: 'b:2', sessionTimeoutMs: 18000, connectionTimeoutMs: 200 } });
   });
 
   it("refuses what Kafka refuses, with Kafka's messages", () => {

@@ -1,3 +1,4 @@
+import { brokerConfigKey } from '@gregor/broker/config/broker-config-keys';
 import { ACL_AUTHORIZER_CLASSES } from '@gregor/broker/config/security-config';
 import { UsageError } from '../usage-error.js';
 
@@ -19,8 +20,11 @@ export interface AuthorizerZooKeeper {
 /** AclCommand's AdminClientService (the brokers) or its authorizer service (the authorizer on ZooKeeper, in this process). */
 export type AclTarget = { kind: 'brokers'; bootstrap: string; commandConfig: string | undefined } | { kind: 'authorizer'; zooKeeper: AuthorizerZooKeeper };
 
-/** Kafka 2.4's zookeeper.session.timeout.ms default; zookeeper.connection.timeout.ms defaults to the session timeout. */
-const DEFAULT_SESSION_TIMEOUT_MS = 6000;
+/**
+ * AclAuthorizer falls back to the broker's zookeeper.session.timeout.ms default (KafkaConfig's: 18000 since Kafka 2.5),
+ * so the tool takes the same as gregor's brokers; zookeeper.connection.timeout.ms defaults to the session timeout.
+ */
+const DEFAULT_SESSION_TIMEOUT_MS = Number(brokerConfigKey('zookeeper.session.timeout.ms')!.default);
 
 /** CommandLineUtils.parseKeyValueArgs(acceptMissingValue = false): `key=value` each, split at the first '='. */
 function keyValues(args: readonly string[], usage: string): Map<string, string> {
