@@ -122,7 +122,7 @@ if (PHASES.has('latency')) {
 // WARMUP_ROUNDS rounds run first and are not counted: the brokers' JIT compiles the replication paths in them.
 const logDirsOf = (topic) => [...brokers.values()].flatMap((br) => {
   try {
-    return readdirSync(join(br.dir, 'data')).filter((d) => d.startsWith(`${topic}-`));
+    return readdirSync(br.dataDir).filter((d) => d.startsWith(`${topic}-`));
   } catch {
     return [];
   }
