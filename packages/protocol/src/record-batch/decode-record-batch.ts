@@ -1,4 +1,5 @@
 import { CorruptDataError, ErrorCode, GregorError } from '@gregor/common';
+import { bufferView } from '../primitives/buffer-view.js';
 import { BatchOffsets as O, CompressionType } from './batch-header.js';
 import { forEachBatch, readBatchHeader, validateBatch, type BatchHeader } from './batch-view.js';
 import { compressionCodec, DEFAULT_MAX_DECOMPRESSED_BYTES } from './compression.js';
@@ -49,8 +50,8 @@ export function buildWalkedRecord<R>(header: BatchHeader, data: Buffer, r: Walke
     header.baseOffset + r.offsetDelta,
     // With LogAppendTime the broker's append time (maxTimestamp) applies to every record.
     header.timestampType === 1 ? header.maxTimestamp : header.firstTimestamp + r.timestampDelta,
-    r.keyLength < 0 ? null : data.subarray(r.keyStart, r.keyStart + r.keyLength),
-    r.valueLength < 0 ? null : data.subarray(r.valueStart, r.valueStart + r.valueLength),
+    r.keyLength < 0 ? null : bufferView(data, r.keyStart, r.keyLength),
+    r.valueLength < 0 ? null : bufferView(data, r.valueStart, r.valueLength),
     walkedRecordHeaders(data, r),
   );
 }

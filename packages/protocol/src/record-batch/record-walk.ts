@@ -1,4 +1,5 @@
 import { CorruptDataError } from '@gregor/common';
+import { bufferView } from '../primitives/buffer-view.js';
 
 /**
  * The one reading of the records section of a v2 batch (already decompressed), Kafka's DefaultRecord.readFrom:
@@ -129,7 +130,7 @@ export function walkedRecordHeaders(data: Buffer, r: WalkedRecord): { key: strin
     const key = data.toString('utf8', cur.pos, cur.pos + keyLength);
     cur.pos += keyLength;
     const valueLength = cur.varint();
-    headers[h] = { key, value: valueLength < 0 ? null : data.subarray(cur.pos, cur.pos + valueLength) };
+    headers[h] = { key, value: valueLength < 0 ? null : bufferView(data, cur.pos, valueLength) };
     if (valueLength > 0) cur.pos += valueLength;
   }
   return headers;
