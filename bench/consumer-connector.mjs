@@ -7,20 +7,20 @@
 //  3. time from a member's death (kill -9 of a `gregor consume --group` process) to every partition
 //     owned again by the surviving member (zookeeper.session.timeout.ms=SESSION_MS).
 //
-//   npm run build && node bench/consumer-connector.mjs [--json <file>] [--full]   env: N=200000 (--full: 1000000) ROUNDS=3 WARMUP_ROUNDS=1 STREAMS=1,4 BATCH=5000 CONCURRENCY=4 BATCH_SIZE=262144 LINGER_MS=5 SESSION_MS=6000
+//   npm run build && node bench/consumer-connector.mjs [--json <file>] [--full]   env: N=200000 (--full: 1000000) ROUNDS=3 (--full: 10) WARMUP_ROUNDS=1 STREAMS=1,4 BATCH=5000 CONCURRENCY=4 BATCH_SIZE=262144 LINGER_MS=5 SESSION_MS=6000
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Admin, KafkaClient, Producer } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { ZookeeperConsumerConnector } from '@gregor/consumer';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
-import { createTopicRetrying, fmt, fmtRuns, median, nowMs as now, root, sleep, startBench } from './lib/bench.mjs';
+import { createTopicRetrying, fmt, fmtPaired, fmtRuns, median, nowMs as now, pairedRatios, root, sleep, startBench } from './lib/bench.mjs';
 
 const PARTITIONS = 12;
 /** The stream counts measured, in this order in even rounds and reversed in odd ones (STREAMS=4 alone, to profile it). */
 const STREAMS = (process.env.STREAMS ?? '1,4').split(',').map(Number);
 const TOPIC = 'bench';
-const b = await startBench('consumer-connector', { env: { N: [200_000, 1_000_000], ROUNDS: 3, WARMUP_ROUNDS: 1, BATCH: 5000, CONCURRENCY: 4, SESSION_MS: 6000, BATCH_SIZE: 262_144, LINGER_MS: 5 }, params: { PARTITIONS } });
+const b = await startBench('consumer-connector', { env: { N: [200_000, 1_000_000], ROUNDS: [3, 10], WARMUP_ROUNDS: 1, BATCH: 5000, CONCURRENCY: 4, SESSION_MS: 6000, BATCH_SIZE: 262_144, LINGER_MS: 5 }, params: { PARTITIONS } });
 const { N, ROUNDS, WARMUP_ROUNDS, BATCH, CONCURRENCY, SESSION_MS, BATCH_SIZE, LINGER_MS } = b.params;
 process.env.LOG_LEVEL ??= 'warn';
 
@@ -93,6 +93,14 @@ const results = {};
     results[`consume${streams}Runs`] = runs[streams];
     results[`consume${streams}CpuSecsPerM`] = median(cpuRuns[streams]);
     console.log(`consume, 1 connector, ${streams} stream(s): ${fmtRuns(runs[streams])} (${ROUNDS} rounds after ${WARMUP_ROUNDS} uncounted; ${results[`consume${streams}CpuSecsPerM`].toFixed(2)} CPU-s per 1M records)`);
+  }
+  // Within a round the stream counts run back to back, so their ratio is paired: this machine's speed moves by a
+  // third within a minute (a round's rate with the same stream count goes from 1.3M to 2.5M), which the medians of
+  // separate runs carry and a round's ratio cancels.
+  for (const streams of STREAMS.slice(1)) {
+    const paired = pairedRatios(runs[STREAMS[0]], runs[streams]);
+    results[`consume${streams}To${STREAMS[0]}`] = { perRound: paired.ratios, median: paired.median, ci95: paired.ci95 };
+    console.log(`  ${streams} / ${STREAMS[0]} stream(s), paired by round: ${fmtPaired(paired)}`);
   }
   // --- 3. member death to full re-ownership --------------------------------------------------
   const common = { 'group.id': 'bench-death', 'zookeeper.connect': zkConnect, 'zookeeper.session.timeout.ms': String(SESSION_MS), 'rebalance.backoff.ms': '500', 'rebalance.max.retries': '10' };

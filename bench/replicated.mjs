@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Admin, Consumer, KafkaClient, Producer } from '@gregor/client';
 import { silentLogger } from '@gregor/common';
 import { KafkaZkClient, ZkClient } from '@gregor/zookeeper';
-import { childrenCpuSeconds, createTopicRetrying, fmt, fmtRuns, kcatProduceArgs, linesFile, machineCpuPercent, machineCpuTicks, median, nowMs, pct, run, sleep, startBench } from './lib/bench.mjs';
+import { childrenCpuSeconds, createTopicRetrying, fmt, fmtPaired, fmtRuns, kcatProduceArgs, linesFile, machineCpuPercent, machineCpuTicks, median, nowMs, pairedRatios, pct, run, sleep, startBench } from './lib/bench.mjs';
 import { realtimeMs, startCapture, summarizeTrace, traceRecords, traceTable } from './lib/latency-trace.mjs';
 
 const PHASES = new Set((process.env.PHASES ?? 'throughput,latency,failover').split(','));
@@ -211,9 +211,11 @@ if (out.throughput.length) {
   console.log(`  produce kcat RF 1 acks=1 ${fmtRuns(out.throughputRf1)} (same cluster and partitions); RF 3 acks=all / RF 1 = ${out.rf3ToRf1.toFixed(2)}`);
   // Each round measures RF 3 and then RF 1 back to back, so its ratio is paired: the machine's drift between rounds
   // (RF 1 alone moves 1.1M-2.2M records/s within minutes here) cancels out of it.
-  out.rf3ToRf1PerRound = out.throughput.map((x, i) => x / out.throughputRf1[i]);
-  out.rf3ToRf1MedianOfRounds = median(out.rf3ToRf1PerRound);
-  console.log(`  RF 3 / RF 1 per round  ${out.rf3ToRf1PerRound.map((r) => r.toFixed(2)).join(', ')} (median ${out.rf3ToRf1MedianOfRounds.toFixed(2)})`);
+  const paired = pairedRatios(out.throughputRf1, out.throughput);
+  out.rf3ToRf1PerRound = paired.ratios;
+  out.rf3ToRf1MedianOfRounds = paired.median;
+  out.rf3ToRf1Ci95 = paired.ci95;
+  console.log(`  RF 3 / RF 1 per round  ${out.rf3ToRf1PerRound.map((r) => r.toFixed(2)).join(', ')}: ${fmtPaired(paired)}`);
   // Where the CPU went: kcat shares the machine's cores with the brokers, and RF 3 fills them while RF 1 does not.
   const cpuLine = (k) => `brokers ${median(out.rounds.map((r) => r[k].brokerCpu)).toFixed(2)}, kcat ${median(out.rounds.map((r) => r[k].kcatCpu)).toFixed(2)} CPU-s per 1M; machine busy ${median(out.rounds.map((r) => r[k].machineBusy))} %`;
   console.log(`    RF 3 phases (median)  ${cpuLine('rf3')}`);

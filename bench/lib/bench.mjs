@@ -25,6 +25,25 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** The p-th percentile by rank (p in 0..100). */
 export const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+/**
+ * Paired runs: b[i] / a[i] for runs measured back to back, so that the machine's drift between pairs cancels out of
+ * each ratio. Returns the ratios, their median, a 95 % confidence interval of that median (percentile bootstrap,
+ * 2,000 resamples, a fixed seed so the same runs always give the same interval) and how many ratios are at least 1.
+ */
+export function pairedRatios(a, b) {
+  const ratios = b.map((x, i) => x / a[i]);
+  let seed = 0x9e3779b9; // mulberry32
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const medians = Array.from({ length: 2000 }, () => median(ratios.map(() => ratios[Math.floor(random() * ratios.length)])));
+  return { ratios, median: median(ratios), ci95: [pct(medians, 2.5), pct(medians, 97.5)], atLeastOne: ratios.filter((r) => r >= 1).length };
+}
+/** `0.98 (95 % CI 0.91-1.04; >= 1 in 9 of 20 pairs)`. */
+export const fmtPaired = (p) => `${p.median.toFixed(2)} (95 % CI ${p.ci95[0].toFixed(2)}-${p.ci95[1].toFixed(2)}; >= 1 in ${p.atLeastOne} of ${p.ratios.length} pairs)`;
 export const fmt = (n) => Math.round(n).toLocaleString('en-US');
 /** `1,013,000 rec/s [1051k, 1013k, 959k]`: the median and every run. */
 export const fmtRuns = (xs, unit = 'rec/s') => `${fmt(median(xs))} ${unit} [${xs.map((x) => `${Math.round(x / 1000)}k`).join(', ')}]`;
