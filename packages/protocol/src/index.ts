@@ -1,7 +1,6 @@
 export { Writer, type TaggedField } from './primitives/writer.js';
 export { Reader } from './primitives/reader.js';
 export { readInt64Number } from './primitives/int64.js';
-export { bufferView } from './primitives/buffer-view.js';
 export { defineApi, sameAs, type ApiDefinition, type ApiVersionCodec } from './api.js';
 export { decodeRequestHeader, encodeRequestHeader, encodeResponseHeader, decodeResponseHeader, writeFrame, type RequestHeader } from './header.js';
 export { FrameReader, FrameSizeError, type FrameReaderOptions } from './framing/frame-reader.js';
